@@ -1,0 +1,43 @@
+// Package reconnect decides when and how a realtime client reconnects: the
+// RTB1 retry delay with its backoff and jitter, the websocket-first transport
+// choice with HTTP fallback, and the fallback-host flow gated by a
+// connectivity check, as pure functions of their arguments.
+//
+// Time and randomness are always arguments. A function that needs a uniform
+// draw takes it as u ∈ [0, 1] or reads it from a Source the caller passes
+// (nil meaning DefaultSource); nothing here reads a clock, sleeps, starts a
+// goroutine or keeps package-level mutable state.
+//
+// # Spec points
+//
+//	RTB1   retry time = initial × backoff × jitter   RetryDelay, RetryBounds, Backoff, Schedule
+//	RTB1a  backoff coefficient min((n+2)/3, 2)        BackoffCoefficient
+//	RTB1b  jitter coefficient in [0.8, 1]             JitterCoefficient, Source, DefaultSource
+//	TO3l*  default timeouts                           Timeouts, DefaultTimeouts
+//	RTN14d DISCONNECTED retryIn from RTB1             RetryDelay with Timeouts.DisconnectedRetry
+//	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
+//
+// # Decisions
+//
+// Where the sources leave a point open, this package decides it, and the
+// shared fixtures under fixtures/ carry the same decisions to other
+// languages:
+//
+//   - n is 1-indexed: the first retry is attempt 1, and an attempt below 1 is
+//     treated as 1, so no coefficient is ever 2/3.
+//   - The jitter coefficient is 1 − 0.2·u; u is clamped into [0, 1] and NaN
+//     counts as 0. It never exceeds 1, so 2 × initial is a hard cap.
+//   - Arithmetic is float64 in the order initial × backoff × jitter, rounded
+//     to the nearest nanosecond (halves away from zero); initial ≤ 0 gives
+//     0, and results saturate at the largest time.Duration instead of
+//     wrapping.
+//   - The retry count resets on entering CONNECTED and on entering
+//     SUSPENDED; the immediate reconnect after an unexpected drop does not
+//     consume a retry number (callers of Backoff call Reset accordingly).
+//
+// # Concurrency
+//
+// Every function and DefaultSource are safe for concurrent use. A Backoff is
+// the state of one retry sequence and, like a *rand.Rand, is not: one per
+// goroutine.
+package reconnect
