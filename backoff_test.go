@@ -79,6 +79,25 @@ func TestPropertyLowerIsFourFifthsOfUpperWithinOneNanosecondPlusRelativeEpsilonF
 	})
 }
 
+func TestPropertyRoundingIsMathRoundForEveryReachableProduct(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := rapid.OneOf(
+			rapid.Float64Range(0.8, 1e6),
+			rapid.Float64Range(0.8, maxDurationFloat),
+			rapid.Float64Range(0x1p51, 0x1p53),
+			rapid.Map(rapid.Int64Range(1, 1<<53), func(k int64) float64 { return float64(k) + 0.5 }),
+			rapid.Map(rapid.Int64Range(1, 1<<53), func(k int64) float64 { return math.Nextafter(float64(k)+0.5, 0) }),
+		).Draw(t, "d")
+		want := time.Duration(math.Round(d))
+		if d >= maxDurationFloat {
+			want = math.MaxInt64
+		}
+		if got := roundDuration(d); got != want {
+			t.Fatalf("roundDuration(%v) = %d, math.Round gives %d", d, got, want)
+		}
+	})
+}
+
 func TestPropertyCoefficientIsNonDecreasingInAttempt(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a, b := anyAttempt().Draw(t, "a"), anyAttempt().Draw(t, "b")
