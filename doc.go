@@ -17,6 +17,13 @@
 //	RTN14d DISCONNECTED retryIn from RTB1             RetryDelay with Timeouts.DisconnectedRetry
 //	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
 //
+//	transport fallback (websocket first, then HTTP):
+//	  chooseTransport                                 ChooseTransport, DefaultShortCircuit
+//	  "if called back with an err within 2s"          HTTPOnWebSocketFailure
+//	  "wait two seconds … no transport pending"       HTTPOnShortCircuit
+//	  setTransportPending rules 1–4                   DecidePending, PendingTable, PendingRow
+//	  the existing upgrade mechanism                  UpgradeAfterActivation
+//
 // # Decisions
 //
 // Where the sources leave a point open, this package decides it, and the
@@ -34,6 +41,14 @@
 //   - The retry count resets on entering CONNECTED and on entering
 //     SUSPENDED; the immediate reconnect after an unexpected drop does not
 //     consume a retry number (callers of Backoff call Reset accordingly).
+//   - The setTransportPending table answers every combination, including
+//     the ones a correct connection manager never produces (marked
+//     Reachable: false); a NoTransport candidate or an out-of-range enum is
+//     discarded under rule 0. Activating a websocket closes every other
+//     transport.
+//   - The short-circuit timer is armed only when HTTP is available too; a
+//     websocket failure starts HTTP at once unless HTTP has started or
+//     something is pending or active.
 //
 // # Concurrency
 //

@@ -1,0 +1,90 @@
+package reconnect
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// renderPendingGrid renders the setTransportPending table as a Markdown grid:
+// one row per kind of candidate (the three non-upgrade modes behave alike,
+// which the test checks), one column per (pending, active) pair.
+func renderPendingGrid(t *testing.T) string {
+	tab := PendingTable()
+	cell := func(c Transport, m Mode, p, a Transport) string {
+		r := tab[((int(c)*numModes+int(m))*numTransports+int(p))*numTransports+int(a)]
+		s := fmt.Sprintf("%s (%d)", r.Decision, r.Rule)
+		if !r.Reachable {
+			s = "_" + s + "_"
+		}
+		return s
+	}
+	var b strings.Builder
+	b.WriteString("| candidate ↓ · pending, active → |")
+	for p := range Transport(numTransports) {
+		for a := range Transport(numTransports) {
+			fmt.Fprintf(&b, " %v, %v |", p, a)
+		}
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", numTransports*numTransports) + "\n")
+	rows := []struct {
+		name  string
+		c     Transport
+		modes []Mode
+	}{
+		{"websocket (clean, resume, recover)", WebSocket, []Mode{ModeClean, ModeResume, ModeRecover}},
+		{"websocket (upgrade)", WebSocket, []Mode{ModeUpgrade}},
+		{"http (clean, resume, recover)", HTTP, []Mode{ModeClean, ModeResume, ModeRecover}},
+		{"http (upgrade)", HTTP, []Mode{ModeUpgrade}},
+		{"none (any mode)", NoTransport, []Mode{ModeClean, ModeResume, ModeRecover, ModeUpgrade}},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s |", r.name)
+		for p := range Transport(numTransports) {
+			for a := range Transport(numTransports) {
+				first := cell(r.c, r.modes[0], p, a)
+				for _, m := range r.modes[1:] {
+					if cell(r.c, m, p, a) != first {
+						t.Fatalf("modes %v and %v of %v differ at (%v, %v)", r.modes[0], m, r.c, p, a)
+					}
+				}
+				fmt.Fprintf(&b, " %s |", first)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// checkREADMESection compares the README text between the markers
+// <!-- name:begin --> and <!-- name:end --> with want, or rewrites it under
+// -update.
+func checkREADMESection(t *testing.T, name, want string) {
+	t.Helper()
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := "<!-- "+name+":begin -->\n", "<!-- "+name+":end -->"
+	s := string(data)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the %s markers", name)
+	}
+	got := s[i+len(begin) : j]
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("README.md", []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md section %s is out of date; run go test -run README -update", name)
+}
+
+func TestREADMEShowsThePendingTable(t *testing.T) {
+	checkREADMESection(t, "pending-table", renderPendingGrid(t))
+}
