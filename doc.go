@@ -24,6 +24,12 @@
 //	  setTransportPending rules 1–4                   DecidePending, PendingTable, PendingRow
 //	  the existing upgrade mechanism                  UpgradeAfterActivation
 //
+//	REC1, REC2     primary and fallback hosts          ResolveHosts, EndpointOptions, Hosts
+//	RSC15a, RTN17  random fallback order               AppendHostOrder
+//	RSC15l, RTN17f qualifying failures                 ShouldFallback, Failure, FailureKind
+//	RTN17j, REC3   connectivity check                  ConnectivityUp, DefaultConnectivityCheckURL
+//	RSC15f         preferred fallback host             PreferredHost
+//
 // # Decisions
 //
 // Where the sources leave a point open, this package decides it, and the
@@ -46,6 +52,12 @@
 //     Reachable: false); a NoTransport candidate or an out-of-range enum is
 //     discarded under rule 0. Activating a websocket closes every other
 //     transport.
+//   - The connectivity check is up only for a 2xx status whose trimmed body
+//     is exactly "yes" (the spec says "contains"). A refused connection is a
+//     qualifying failure. Fallback hosts are drawn uniformly: draw k picks
+//     index ⌊u·r⌋ of the r not yet drawn. Transport fallback comes before
+//     host fallback: websocket on the primary, HTTP on the primary, the
+//     connectivity check, HTTP on the fallback hosts, then DISCONNECTED.
 //   - The short-circuit timer is armed only when HTTP is available too; a
 //     websocket failure starts HTTP at once unless HTTP has started or
 //     something is pending or active.

@@ -88,3 +88,23 @@ func checkREADMESection(t *testing.T, name, want string) {
 func TestREADMEShowsThePendingTable(t *testing.T) {
 	checkREADMESection(t, "pending-table", renderPendingGrid(t))
 }
+
+// renderFallbackTable renders the qualifying-failure table from the data
+// ShouldFallback reads.
+func renderFallbackTable() string {
+	when := map[fallbackWhen]string{
+		never: "never", always: "always", status500to504: "status 500–504",
+		status5xxOrCloud: "status 500–504, or `Server: CloudFront` with status ≥ 400",
+	}
+	var b strings.Builder
+	b.WriteString("| failure (`FailureKind`) | moves to a fallback host | spec |\n|---|---|---|\n")
+	for k := range numFailureKinds {
+		r := fallbackTable[k]
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", r.name, when[r.when], r.spec)
+	}
+	return b.String()
+}
+
+func TestREADMEShowsTheQualifyingFailureTable(t *testing.T) {
+	checkREADMESection(t, "fallback-table", renderFallbackTable())
+}

@@ -1,0 +1,385 @@
+package reconnect
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EndpointOptions are the client options that name the hosts a client talks
+// to (REC1, REC2).
+type EndpointOptions struct {
+	// Endpoint is the endpoint client option: empty for the default
+	// routing policy; a routing policy id such as "acme"; "nonprod:" and a
+	// routing policy id; or an explicit hostname, which is anything that
+	// contains "." or "::" or is "localhost" (an IPv4 or IPv6 address
+	// included).
+	Endpoint string
+	// Environment is the deprecated environment option: a production
+	// routing policy id. "production" means the default policy. It cannot
+	// be combined with Endpoint.
+	Environment string
+	// FallbackHosts is the fallbackHosts client option. nil means not set:
+	// the fallback hosts are derived from the endpoint. A non-nil slice,
+	// even an empty one, is used as given; empty disables fallback
+	// (TO3k6).
+	FallbackHosts []string
+}
+
+// Hosts are the hosts a client connects to: the primary host, always tried
+// first, and the fallback hosts, tried in random order after a qualifying
+// failure (RTN17, RSC15).
+type Hosts struct {
+	Primary   string
+	Fallbacks []string
+}
+
+const (
+	defaultPolicy    = "main"
+	prodPrimary      = ".realtime.ably.net"
+	nonprodPrimary   = ".realtime.ably-nonprod.net"
+	prodFallbacks    = ".fallback.ably-realtime.com"
+	nonprodFallbacks = ".fallback.ably-realtime-nonprod.com"
+	nonprodPrefix    = "nonprod:"
+	maxHostLen       = 253
+)
+
+// fallbackLetters are the five fallback host labels of REC2c.
+var fallbackLetters = [...]string{"a", "b", "c", "d", "e"}
+
+// ResolveHosts derives the primary and fallback hosts from the endpoint
+// options, per REC1 and REC2:
+//
+//	Endpoint              primary                          fallbacks
+//	""                    main.realtime.ably.net           main.[a-e].fallback.ably-realtime.com
+//	"acme"                acme.realtime.ably.net           acme.[a-e].fallback.ably-realtime.com
+//	"nonprod:acme"        acme.realtime.ably-nonprod.net   acme.[a-e].fallback.ably-realtime-nonprod.com
+//	"rt.example.com"      rt.example.com                   none
+//	Environment "acme"    as Endpoint "acme"
+//
+// An explicit FallbackHosts replaces the derived fallback hosts. Invalid
+// options return a *FieldError naming the option and the problem: Endpoint
+// and Environment both set; an empty or malformed routing policy id; a host
+// name that is empty, longer than 253 bytes, or holds white space, control
+// characters or any of / \ ? # @; a fallback host listed twice or equal to
+// the primary host.
+func ResolveHosts(o EndpointOptions) (Hosts, error) {
+	var h Hosts
+	switch {
+	case o.Endpoint != "" && o.Environment != "":
+		return Hosts{}, &FieldError{Field: "EndpointOptions.Environment", Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1)"}
+	case o.Environment != "":
+		id := o.Environment
+		if id == "production" {
+			id = defaultPolicy
+		}
+		if err := checkPolicyID("EndpointOptions.Environment", o.Environment, id); err != nil {
+			return Hosts{}, err
+		}
+		h = policyHosts(id, prodPrimary, prodFallbacks)
+	case o.Endpoint == "":
+		h = policyHosts(defaultPolicy, prodPrimary, prodFallbacks)
+	case isExplicitHost(o.Endpoint):
+		if err := checkHost("EndpointOptions.Endpoint", o.Endpoint); err != nil {
+			return Hosts{}, err
+		}
+		h = Hosts{Primary: o.Endpoint, Fallbacks: []string{}}
+	case strings.HasPrefix(o.Endpoint, nonprodPrefix):
+		id := o.Endpoint[len(nonprodPrefix):]
+		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, id); err != nil {
+			return Hosts{}, err
+		}
+		h = policyHosts(id, nonprodPrimary, nonprodFallbacks)
+	default:
+		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, o.Endpoint); err != nil {
+			return Hosts{}, err
+		}
+		h = policyHosts(o.Endpoint, prodPrimary, prodFallbacks)
+	}
+	if o.FallbackHosts != nil {
+		h.Fallbacks = make([]string, 0, len(o.FallbackHosts))
+		for i, fh := range o.FallbackHosts {
+			field := "EndpointOptions.FallbackHosts[" + strconv.Itoa(i) + "]"
+			if err := checkHost(field, fh); err != nil {
+				return Hosts{}, err
+			}
+			if fh == h.Primary || containsString(h.Fallbacks, fh) {
+				return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "is listed twice (or is the primary host)"}
+			}
+			h.Fallbacks = append(h.Fallbacks, fh)
+		}
+	}
+	return h, nil
+}
+
+func policyHosts(id, primarySuffix, fallbackSuffix string) Hosts {
+	h := Hosts{Primary: id + primarySuffix, Fallbacks: make([]string, len(fallbackLetters))}
+	for i, l := range fallbackLetters {
+		h.Fallbacks[i] = id + "." + l + fallbackSuffix
+	}
+	return h
+}
+
+// isExplicitHost is REC1b2: an endpoint is a hostname if it contains "." or
+// "::" or is "localhost".
+func isExplicitHost(endpoint string) bool {
+	return strings.Contains(endpoint, ".") || strings.Contains(endpoint, "::") || endpoint == "localhost"
+}
+
+// checkPolicyID accepts a routing policy id of ASCII letters, digits, '-'
+// and '_', at most 63 bytes, as a DNS label needs.
+func checkPolicyID(field, value, id string) error {
+	problem := ""
+	switch {
+	case id == "":
+		problem = "has an empty routing policy id"
+	case len(id) > 63:
+		problem = "has a routing policy id longer than 63 bytes"
+	default:
+		for i := 0; i < len(id); i++ {
+			c := id[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				problem = "has a routing policy id with a character other than letters, digits, '-' and '_'"
+				break
+			}
+		}
+	}
+	if problem == "" {
+		return nil
+	}
+	return &FieldError{Field: field, Value: strconv.Quote(value), Problem: problem}
+}
+
+// checkHost rejects host names that cannot be a host: empty, too long, or
+// holding white space, control characters or URL punctuation.
+func checkHost(field, host string) error {
+	problem := ""
+	switch {
+	case host == "":
+		problem = "is an empty host name"
+	case len(host) > maxHostLen:
+		problem = "is longer than 253 bytes"
+	case strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune(`/\?#@`, r) }):
+		problem = "holds white space, a control character or one of / \\ ? # @"
+	}
+	if problem == "" {
+		return nil
+	}
+	return &FieldError{Field: field, Value: strconv.Quote(host), Problem: problem}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendHostOrder appends to dst the hosts to try for one request or
+// connection attempt, in order, and returns the extended slice: the primary
+// host first, then at most maxFallbacks of h.Fallbacks (httpMaxRetryCount,
+// RSC15a) in uniformly random order. The fallbacks are drawn one at a time
+// from those not yet drawn: draw k takes u from src (nil means
+// DefaultSource) and picks index ⌊u·r⌋ of the r hosts remaining, in their
+// given order. That makes every ordered choice equally likely, the order
+// reproducible for a seeded src, and the rule easy to follow in another
+// language; u is clamped into [0, 1) (NaN counts as 0).
+//
+// It never returns a host twice when h.Fallbacks has no duplicates (as
+// ResolveHosts guarantees), never more hosts than given, and allocates
+// nothing when dst has room for 1 + len(h.Fallbacks) more hosts. A
+// maxFallbacks ≤ 0 gives the primary host alone.
+func AppendHostOrder(dst []string, h Hosts, maxFallbacks int, src Source) []string {
+	dst = append(dst, h.Primary)
+	k := min(max(maxFallbacks, 0), len(h.Fallbacks))
+	if k == 0 {
+		return dst
+	}
+	// Stage every fallback after the primary, then move each draw to the
+	// front of the remaining run, keeping the rest in order.
+	start := len(dst)
+	dst = append(dst, h.Fallbacks...)
+	for i := start; i < start+k; i++ {
+		r := len(dst) - i
+		j := i + pickIndex(draw(src), r)
+		picked := dst[j]
+		copy(dst[i+1:j+1], dst[i:j])
+		dst[i] = picked
+	}
+	return dst[:start+k]
+}
+
+// pickIndex maps a uniform draw u to an index in [0, r): ⌊u·r⌋ with u
+// clamped into [0, 1).
+func pickIndex(u float64, r int) int {
+	j := int(clampUnit(u) * float64(r))
+	return min(j, r-1)
+}
+
+// FailureKind classifies why a request or connection attempt to a host
+// failed.
+type FailureKind uint8
+
+const (
+	// FailureOther is any failure not listed below; it never qualifies.
+	FailureOther FailureKind = iota
+	// FailureDNS: the host name did not resolve.
+	FailureDNS
+	// FailureUnreachable: no route to the host, or the network is down.
+	FailureUnreachable
+	// FailureRefused: the host refused the connection.
+	FailureRefused
+	// FailureTimeout: the request or connection attempt timed out.
+	FailureTimeout
+	// FailureHTTPStatus: an HTTP response with status Status (and the
+	// Server header in Server).
+	FailureHTTPStatus
+	// FailureDisconnected: a realtime DISCONNECTED protocol message whose
+	// error has status code Status.
+	FailureDisconnected
+	// FailureToken: a token or authentication error.
+	FailureToken
+	numFailureKinds
+)
+
+// String returns the kind's name, e.g. "dns" or "http-status".
+func (k FailureKind) String() string {
+	if k < numFailureKinds {
+		return fallbackTable[k].name
+	}
+	return "FailureKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Failure describes one failed request or connection attempt to a host.
+type Failure struct {
+	Kind FailureKind
+	// Status is the HTTP status (FailureHTTPStatus) or the error's
+	// statusCode (FailureDisconnected); ignored for other kinds.
+	Status int
+	// Server is the HTTP response's Server header, if any
+	// (FailureHTTPStatus only).
+	Server string
+}
+
+// fallbackWhen is the condition under which a failure kind qualifies for a
+// fallback host.
+type fallbackWhen uint8
+
+const (
+	never            fallbackWhen = iota
+	always                        // whatever the status
+	status500to504                // 500 ≤ Status ≤ 504
+	status5xxOrCloud              // 500 ≤ Status ≤ 504, or Server is CloudFront and Status ≥ 400
+)
+
+// fallbackRule is one row of the qualifying-failure table.
+type fallbackRule struct {
+	name string
+	when fallbackWhen
+	spec string
+}
+
+// fallbackTable says which failures move on to a fallback host, indexed by
+// FailureKind (RSC15l, RTN17f).
+var fallbackTable = [numFailureKinds]fallbackRule{
+	FailureOther:        {"other", never, "RSC15l: anything else must not be retried"},
+	FailureDNS:          {"dns", always, "RSC15l1: host unresolvable"},
+	FailureUnreachable:  {"unreachable", always, "RSC15l1: host unreachable"},
+	FailureRefused:      {"refused", always, "RSC15l1: host unreachable (decision: a refused connection counts)"},
+	FailureTimeout:      {"timeout", always, "RSC15l2: request timeout"},
+	FailureHTTPStatus:   {"http-status", status5xxOrCloud, "RSC15l3: 500–504; RSC15l4: Server CloudFront and status ≥ 400"},
+	FailureDisconnected: {"disconnected", status500to504, "RTN17f1: DISCONNECTED with statusCode 500–504"},
+	FailureToken:        {"token", never, "a token error is for the auth layer, not another host"},
+}
+
+// ShouldFallback reports whether f is a qualifying failure: one after which
+// the next fallback host is tried (RSC15l, RTN17f). The rules, one per kind:
+//
+//	dns, unreachable, refused, timeout   always
+//	http-status                          500–504, or Server "CloudFront" (any case) with status ≥ 400
+//	disconnected                         500–504
+//	token, other                         never
+//
+// An out-of-range Kind never qualifies.
+func ShouldFallback(f Failure) bool {
+	if f.Kind >= numFailureKinds {
+		return false
+	}
+	switch fallbackTable[f.Kind].when {
+	case always:
+		return true
+	case status500to504:
+		return 500 <= f.Status && f.Status <= 504
+	case status5xxOrCloud:
+		return 500 <= f.Status && f.Status <= 504 ||
+			f.Status >= 400 && strings.EqualFold(strings.TrimSpace(f.Server), "CloudFront")
+	}
+	return false
+}
+
+// DefaultConnectivityCheckURL is the default connectivityCheckUrl (REC3a).
+const DefaultConnectivityCheckURL = "https://internet-up.ably-realtime.com/is-the-internet-up.txt"
+
+// ConnectivityUp reports whether a connectivity check response means the
+// internet is up (RTN17j): a 2xx status and a body that, trimmed of white
+// space, is exactly "yes".
+//
+// The spec says the body need only contain "yes"; exact match is a
+// decision, because a captive portal's login page can contain the word and
+// a client that believed it would try fallback hosts it cannot reach. So
+// "yes\n" and " yes " are up; "YES", "yes please" and "<html>yes</html>"
+// are not, nor is any body with a non-2xx status.
+func ConnectivityUp(status int, body []byte) bool {
+	return 200 <= status && status <= 299 && string(bytes.TrimSpace(body)) == "yes"
+}
+
+// PreferredHost remembers the fallback host that last succeeded, for
+// fallbackRetryTimeout (RSC15f): while it is remembered, REST requests try
+// it first instead of the primary host. Time is always an argument; the
+// zero value remembers nothing. Like a Backoff it is not safe for
+// concurrent use.
+//
+// Realtime connection attempts ignore it and always start at the primary
+// host (RTN17i).
+type PreferredHost struct {
+	host  string
+	until time.Time
+}
+
+// FallbackSucceeded records that a request reached host as a fallback (after
+// the hosts before it failed with qualifying failures) and succeeded at
+// time at: host is preferred until at + ttl. A ttl ≤ 0 remembers nothing.
+//
+// Call it only for a success that came through the fallback sequence, not
+// for a success of a request sent to the preferred host because it was
+// preferred: such a request that completes after the host expired must not
+// bring it back.
+func (p *PreferredHost) FallbackSucceeded(host string, at time.Time, ttl time.Duration) {
+	if ttl <= 0 || host == "" {
+		*p = PreferredHost{}
+		return
+	}
+	*p = PreferredHost{host: host, until: at.Add(ttl)}
+}
+
+// First returns the host to try first at time now: the preferred host while
+// now is before its expiry, otherwise primary. It never returns an expired
+// host.
+func (p *PreferredHost) First(primary string, now time.Time) string {
+	if p.host != "" && now.Before(p.until) {
+		return p.host
+	}
+	return primary
+}
+
+// Failed records that a request to host failed with f: a qualifying failure
+// on the preferred host forgets it, so the next request starts at the
+// primary host again. Other failures change nothing.
+func (p *PreferredHost) Failed(host string, f Failure) {
+	if host == p.host && ShouldFallback(f) {
+		*p = PreferredHost{}
+	}
+}
