@@ -1,0 +1,277 @@
+package reconnect
+
+import (
+	"strconv"
+	"time"
+)
+
+// State is a connection state (RTN4).
+type State uint8
+
+const (
+	// Initialized: made, never asked to connect.
+	Initialized State = iota
+	// Connecting: a connection attempt is in flight.
+	Connecting
+	// Connected: a transport is active.
+	Connected
+	// Disconnected: the last attempt failed or the connection dropped; a
+	// retry is scheduled (RTN14d).
+	Disconnected
+	// Suspended: no connection for connectionStateTtl; retries every
+	// suspendedRetryTimeout (RTN14e).
+	Suspended
+	// Closing: a close was requested while connected (RTN12).
+	Closing
+	// Closed: closed on request; stays put until a connect is requested.
+	Closed
+	// Failed: a fatal error; stays put until a connect is requested.
+	Failed
+	numStates
+)
+
+var stateNames = [numStates]string{"initialized", "connecting", "connected", "disconnected", "suspended", "closing", "closed", "failed"}
+
+// String returns the state's lower-case name, e.g. "connecting".
+func (s State) String() string {
+	if s < numStates {
+		return stateNames[s]
+	}
+	return "State(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Reason says why a state change happened.
+type Reason uint8
+
+const (
+	// ReasonNone: no reason recorded.
+	ReasonNone Reason = iota
+	// ReasonConnectRequested: the user asked to connect (RTN11).
+	ReasonConnectRequested
+	// ReasonRetry: the DISCONNECTED or SUSPENDED retry timer fired.
+	ReasonRetry
+	// ReasonReconnect: the immediate reconnect after an unexpected drop
+	// (RTN15a).
+	ReasonReconnect
+	// ReasonNetworkUp: the OS said the network is back (RTN20b, RTN20c).
+	ReasonNetworkUp
+	// ReasonConnected: a transport became active.
+	ReasonConnected
+	// ReasonDropped: the active transport closed or failed unexpectedly.
+	ReasonDropped
+	// ReasonConnectFailed: every transport and host of the attempt failed,
+	// or a failure did not qualify for another host.
+	ReasonConnectFailed
+	// ReasonConnectivityDown: the connectivity check said the internet is
+	// down, so no fallback host was tried (RTN17j).
+	ReasonConnectivityDown
+	// ReasonNetworkDown: the OS said the network is gone (RTN20a).
+	ReasonNetworkDown
+	// ReasonStateTTL: connectionStateTtl passed without a connection.
+	ReasonStateTTL
+	// ReasonCloseRequested: the user asked to close (RTN12).
+	ReasonCloseRequested
+	// ReasonClosed: the close completed.
+	ReasonClosed
+	// ReasonFatal: a fatal error was reported.
+	ReasonFatal
+	numReasons
+)
+
+var reasonNames = [numReasons]string{"none", "connect-requested", "retry", "reconnect", "network-up", "connected", "dropped",
+	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal"}
+
+// String returns the reason's name, e.g. "connect-failed".
+func (r Reason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return "Reason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// TransportID names one transport the engine opened. IDs are 1, 2, 3, … in
+// the order the engine opens transports; 0 is never a transport.
+type TransportID uint64
+
+// TimerID names one timer the engine started. IDs are 1, 2, 3, … in the
+// order the engine starts timers; 0 is never a timer.
+type TimerID uint64
+
+// EventKind is the kind of an Event.
+type EventKind uint8
+
+const (
+	// EventNone is the zero Event; the engine ignores it.
+	EventNone EventKind = iota
+	// EventConnect: the user asked to connect (RTN11).
+	EventConnect
+	// EventClose: the user asked to close (RTN12).
+	EventClose
+	// EventTransportViable: transport Event.Transport has shown itself
+	// viable (it is ready to be made pending).
+	EventTransportViable
+	// EventTransportConnected: transport Event.Transport received
+	// CONNECTED.
+	EventTransportConnected
+	// EventTransportFailed: transport Event.Transport failed, with
+	// Event.Failure saying how.
+	EventTransportFailed
+	// EventTransportClosed: the server closed transport Event.Transport or
+	// it dropped, with Event.Failure saying how (a zero Failure for a clean
+	// close).
+	EventTransportClosed
+	// EventTimerFired: timer Event.Timer is due.
+	EventTimerFired
+	// EventConnectivity: the connectivity check the engine asked for has
+	// answered; Event.Up is ConnectivityUp of the response (false for a
+	// failed request).
+	EventConnectivity
+	// EventNetworkUp: the OS says the network is available (RTN20b).
+	EventNetworkUp
+	// EventNetworkDown: the OS says the network is unavailable (RTN20a).
+	EventNetworkDown
+	// EventFatal: an error no retry can fix (for example a revoked key);
+	// Event.Failure describes it.
+	EventFatal
+	numEventKinds
+)
+
+var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
+	"connectivity", "network-up", "network-down", "fatal"}
+
+// String returns the kind's name, e.g. "viable".
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventNames[k]
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is one thing that happened, fed to Engine.Step with the time it
+// happened. Only the fields its Kind names are read.
+type Event struct {
+	Kind      EventKind
+	Transport TransportID
+	Timer     TimerID
+	Failure   Failure
+	Up        bool
+}
+
+// TimerKind says what a timer the engine starts is for.
+type TimerKind uint8
+
+const (
+	timerNone TimerKind = iota
+	// TimerShortCircuit: the websocket's head start before HTTP starts too.
+	TimerShortCircuit
+	// TimerConnect: realtimeRequestTimeout for transport Action.Transport
+	// to connect (RTN14c); when it fires the transport has timed out.
+	TimerConnect
+	// TimerRetry: the DISCONNECTED (RTB1) or SUSPENDED retry.
+	TimerRetry
+	// TimerStateTTL: connectionStateTtl without a connection; when it
+	// fires a DISCONNECTED connection becomes SUSPENDED (RTN14e).
+	TimerStateTTL
+	// TimerConnectivityCheck: httpRequestTimeout for the connectivity
+	// check; when it fires the check counts as down.
+	TimerConnectivityCheck
+	// TimerClose: realtimeRequestTimeout for a close to complete.
+	TimerClose
+	numTimerKinds
+)
+
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close"}
+
+// String returns the kind's name, e.g. "short-circuit".
+func (k TimerKind) String() string {
+	if k < numTimerKinds {
+		return timerNames[k]
+	}
+	return "TimerKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ActionKind is the kind of an Action.
+type ActionKind uint8
+
+const (
+	// ActionOpenTransport: open Action.TransportKind as transport
+	// Action.Transport on Action.Host in Action.Mode.
+	ActionOpenTransport ActionKind = iota + 1
+	// ActionDisposeTransport: close and forget transport Action.Transport.
+	ActionDisposeTransport
+	// ActionActivateTransport: make transport Action.Transport the
+	// connection's transport.
+	ActionActivateTransport
+	// ActionStartTimer: start timer Action.Timer, of kind
+	// Action.TimerKind (for TimerConnect, of transport Action.Transport),
+	// due at Action.Due; feed EventTimerFired when it is.
+	ActionStartTimer
+	// ActionCancelTimer: cancel timer Action.Timer; a late EventTimerFired
+	// for it is ignored anyway.
+	ActionCancelTimer
+	// ActionCheckConnectivity: GET the connectivity check URL and feed
+	// EventConnectivity with the answer.
+	ActionCheckConnectivity
+	// ActionStateChange: the connection moved from Action.From to
+	// Action.To for Action.Reason; Action.RetryIn is the announced delay
+	// before the next attempt (DISCONNECTED and SUSPENDED), else 0.
+	ActionStateChange
+	numActionKinds
+)
+
+var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state"}
+
+// String returns the kind's short name, e.g. "open".
+func (k ActionKind) String() string {
+	if k > 0 && k < numActionKinds {
+		return actionNames[k]
+	}
+	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Action is one thing the SDK must do. Only the fields its Kind names are
+// set.
+type Action struct {
+	Kind          ActionKind
+	Transport     TransportID
+	TransportKind Transport
+	Host          string
+	Mode          Mode
+	Timer         TimerID
+	TimerKind     TimerKind
+	Due           time.Time
+	From, To      State
+	Reason        Reason
+	RetryIn       time.Duration
+}
+
+// String renders the action on one line, e.g.
+// "open T1 websocket main.realtime.ably.net clean" or
+// "state connecting→disconnected retryIn=13.2s reason=connect-failed".
+func (a Action) String() string {
+	switch a.Kind {
+	case ActionOpenTransport:
+		return "open T" + strconv.FormatUint(uint64(a.Transport), 10) + " " + a.TransportKind.String() + " " + a.Host + " " + a.Mode.String()
+	case ActionDisposeTransport:
+		return "dispose T" + strconv.FormatUint(uint64(a.Transport), 10)
+	case ActionActivateTransport:
+		return "activate T" + strconv.FormatUint(uint64(a.Transport), 10)
+	case ActionStartTimer:
+		return "timer K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName() + " due " + a.Due.Format(time.RFC3339Nano)
+	case ActionCancelTimer:
+		return "cancel K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName()
+	case ActionCheckConnectivity:
+		return "check"
+	case ActionStateChange:
+		return "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+	}
+	return a.Kind.String()
+}
+
+// timerName is the timer's kind, with its transport for TimerConnect.
+func (a Action) timerName() string {
+	if a.TimerKind == TimerConnect {
+		return "connect T" + strconv.FormatUint(uint64(a.Transport), 10)
+	}
+	return a.TimerKind.String()
+}
