@@ -272,7 +272,8 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 func (e *Engine) onConnect(out []Action) []Action {
 	switch e.state {
 	case Initialized, Closed, Failed:
-		e.retries, e.ttlExpired, e.lastErr = 0, false, Failure{}
+		// A fresh connection: nothing to resume (RTN11).
+		e.retries, e.ttlExpired, e.lastErr, e.everConnected, e.hadReconnect = 0, false, Failure{}, false, false
 		out = e.startAttempt(out, ReasonConnectRequested)
 		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	case Disconnected, Suspended:
