@@ -52,10 +52,10 @@ func openT(t int, kind, host, mode string) string {
 	return fmt.Sprintf("open T%d %s %s %s", t, kind, host, mode)
 }
 func timerAt(name string, at int64) string { return fmt.Sprintf("timer %s at=%d", name, at) }
-func cancelT(name string) string            { return "cancel " + name }
-func connectT(t int) string                 { return fmt.Sprintf("connect T%d", t) }
-func disposeT(t int) string                 { return fmt.Sprintf("dispose T%d", t) }
-func activateT(t int) string                { return fmt.Sprintf("activate T%d", t) }
+func cancelT(name string) string           { return "cancel " + name }
+func connectT(t int) string                { return fmt.Sprintf("connect T%d", t) }
+func disposeT(t int) string                { return fmt.Sprintf("dispose T%d", t) }
+func activateT(t int) string               { return fmt.Sprintf("activate T%d", t) }
 
 // wsFirst is what opening an attempt's short-circuit websocket T t at time
 // at on host asks for: the websocket, its connect timeout and the
