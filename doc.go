@@ -30,6 +30,16 @@
 //	RTN17j, REC3   connectivity check                  ConnectivityUp, DefaultConnectivityCheckURL
 //	RSC15f         preferred fallback host             PreferredHost
 //
+//	the engine (Engine, Config, Event, Action, State, Reason, TimerKind):
+//	  RTN11  connect; RTN11c connect now from DISCONNECTED/SUSPENDED   EventConnect
+//	  RTN12  close, CLOSING → CLOSED                                  EventClose
+//	  RTN14c realtimeRequestTimeout per transport                     TimerConnect
+//	  RTN14d DISCONNECTED with retryIn from RTB1                      ActionStateChange.RetryIn
+//	  RTN14e SUSPENDED after connectionStateTtl, flat retries         TimerStateTTL, TimerRetry
+//	  RTN15a immediate reconnect after a drop, one a second           ReasonReconnect
+//	  RTN17  host fallback with the connectivity check                ActionCheckConnectivity, EventConnectivity
+//	  RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
+//
 // # Decisions
 //
 // Where the sources leave a point open, this package decides it, and the
@@ -64,7 +74,8 @@
 //
 // # Concurrency
 //
-// Every function and DefaultSource are safe for concurrent use. A Backoff is
-// the state of one retry sequence and, like a *rand.Rand, is not: one per
-// goroutine.
+// Every function and DefaultSource are safe for concurrent use. A Backoff,
+// a PreferredHost and an Engine hold the state of one connection and, like
+// a *rand.Rand, are not: one per connection, on one goroutine or under the
+// caller's lock.
 package reconnect

@@ -87,7 +87,7 @@ func (c Config) Validate() error {
 
 const (
 	maxTransports = 4 // short-circuit websocket, flow transport, upgrade websocket, and one spare
-	maxTimers     = 12
+	maxTimers     = 8 // at most 6 are live at once: state TTL, short circuit, check and three connect timeouts
 	// immediateReconnectGap is the least time between two immediate
 	// reconnects after unexpected drops (RTN15a; one a second).
 	immediateReconnectGap = time.Second
@@ -273,7 +273,7 @@ func (e *Engine) onConnect(out []Action) []Action {
 	switch e.state {
 	case Initialized, Closed, Failed:
 		// A fresh connection: nothing to resume (RTN11).
-		e.retries, e.ttlExpired, e.lastErr, e.everConnected, e.hadReconnect = 0, false, Failure{}, false, false
+		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, Failure{}, false
 		out = e.startAttempt(out, ReasonConnectRequested)
 		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	case Disconnected, Suspended:
@@ -678,17 +678,15 @@ func (e *Engine) cancelTimer(out []Action, id TimerID) []Action {
 	return out
 }
 
-func (e *Engine) cancelTimers(out []Action, purposes ...TimerKind) []Action {
+// cancelTimers cancels every live timer whose kind is among kinds.
+func (e *Engine) cancelTimers(out []Action, kinds ...TimerKind) []Action {
+	var mask uint16
+	for _, k := range kinds {
+		mask |= 1 << k
+	}
 	for i := range e.timers {
-		t := &e.timers[i]
-		if t.id == 0 {
-			continue
-		}
-		for _, p := range purposes {
-			if t.purpose == p {
-				out = e.cancelTimer(out, t.id)
-				break
-			}
+		if t := &e.timers[i]; t.id != 0 && mask&(1<<t.purpose) != 0 {
+			out = e.cancelTimer(out, t.id)
 		}
 	}
 	return out

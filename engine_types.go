@@ -161,9 +161,8 @@ type Event struct {
 type TimerKind uint8
 
 const (
-	timerNone TimerKind = iota
 	// TimerShortCircuit: the websocket's head start before HTTP starts too.
-	TimerShortCircuit
+	TimerShortCircuit TimerKind = iota + 1
 	// TimerConnect: realtimeRequestTimeout for transport Action.Transport
 	// to connect (RTN14c); when it fires the transport has timed out.
 	TimerConnect
@@ -233,15 +232,15 @@ func (k ActionKind) String() string {
 // set.
 type Action struct {
 	Kind          ActionKind
-	Transport     TransportID
 	TransportKind Transport
-	Host          string
 	Mode          Mode
-	Timer         TimerID
 	TimerKind     TimerKind
-	Due           time.Time
 	From, To      State
 	Reason        Reason
+	Transport     TransportID
+	Timer         TimerID
+	Host          string
+	Due           time.Time
 	RetryIn       time.Duration
 }
 

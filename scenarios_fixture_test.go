@@ -52,8 +52,24 @@ func buildScenariosFixture() scenariosFile {
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",
 		},
-		Items: allScenarios(),
+		Items: normalizedScenarios(),
 	}
+}
+
+// normalizedScenarios writes empty lists as [] rather than null.
+func normalizedScenarios() []scenario {
+	all := allScenarios()
+	for i := range all {
+		if all[i].Draws == nil {
+			all[i].Draws = []float64{}
+		}
+		for j := range all[i].Steps {
+			if all[i].Steps[j].Expect == nil {
+				all[i].Steps[j].Expect = []string{}
+			}
+		}
+	}
+	return all
 }
 
 func TestFixtureScenariosMatchesOracle(t *testing.T) {
