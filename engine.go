@@ -17,16 +17,27 @@ const (
 	// PolicyHTTPFirst is what the proposal replaced: HTTP first, with host
 	// fallback, then an upgrade to a websocket once HTTP is active.
 	PolicyHTTPFirst
+	// PolicyWebSocketCheck is the websocket-only policy a major JavaScript
+	// SDK ships: the websocket walks the hosts on its own; after
+	// Config.SlowTimeout (4 s) a websocket check and an HTTP connectivity
+	// check run (the latter down means DISCONNECTED); after
+	// Config.GiveUpTimeout (10 s) HTTP takes over unless the websocket
+	// check passed; and when the websocket has failed on every host, a
+	// websocket check runs at once: failed means HTTP now, passed means
+	// DISCONNECTED, no answer leaves it to the give-up timer.
+	PolicyWebSocketCheck
 	numPolicies
 )
 
-// String returns "websocket-first" or "http-first".
+// String returns "websocket-first", "http-first" or "websocket-check".
 func (p Policy) String() string {
 	switch p {
 	case PolicyWebSocketFirst:
 		return "websocket-first"
 	case PolicyHTTPFirst:
 		return "http-first"
+	case PolicyWebSocketCheck:
+		return "websocket-check"
 	}
 	return "Policy(" + strconv.Itoa(int(p)) + ")"
 }
@@ -46,6 +57,10 @@ type Config struct {
 	Transports Availability
 	// Policy chooses the first transport of each attempt.
 	Policy Policy
+	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's two timers;
+	// 0 means the defaults, DefaultSlowTimeout and DefaultGiveUpTimeout.
+	// Other policies ignore them. They must not be negative.
+	SlowTimeout, GiveUpTimeout time.Duration
 	// Source draws the RTB1 jitter and the fallback host order; nil means
 	// DefaultSource. The engine calls it only from Step.
 	Source Source
@@ -74,6 +89,10 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "Config.ShortCircuit", Value: c.ShortCircuit.String(), Problem: "must not be negative"}
 	case !c.Transports.WebSocket && !c.Transports.HTTP:
 		return &FieldError{Field: "Config.Transports", Value: "{}", Problem: "must make at least one transport available"}
+	case c.SlowTimeout < 0:
+		return &FieldError{Field: "Config.SlowTimeout", Value: c.SlowTimeout.String(), Problem: "must not be negative"}
+	case c.GiveUpTimeout < 0:
+		return &FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
 	case c.Policy >= numPolicies:
 		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
 	}
@@ -85,9 +104,35 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// The timers of PolicyWebSocketCheck, as the JavaScript SDK that ships it
+// sets them.
+const (
+	DefaultSlowTimeout   = 4 * time.Second
+	DefaultGiveUpTimeout = 10 * time.Second
+)
+
+// checkPurpose is why a connectivity check is in flight.
+type checkPurpose uint8
+
+const (
+	checkNone     checkPurpose = iota
+	checkFallback              // before the next fallback host (RTN17j)
+	checkSlow                  // PolicyWebSocketCheck's slow timer
+)
+
+// wsCheckState is the state of PolicyWebSocketCheck's websocket check.
+type wsCheckState uint8
+
+const (
+	wsCheckNone wsCheckState = iota
+	wsCheckPending
+	wsCheckPassed
+	wsCheckFailed
+)
+
 const (
 	maxTransports = 4 // short-circuit websocket, flow transport, upgrade websocket, and one spare
-	maxTimers     = 8 // at most 6 are live at once: state TTL, short circuit, check and three connect timeouts
+	maxTimers     = 10 // at most 8 are live at once: state TTL, short circuit, slow, give-up, check and three connect timeouts
 	// immediateReconnectGap is the least time between two immediate
 	// reconnects after unexpected drops (RTN15a; one a second).
 	immediateReconnectGap = time.Second
@@ -166,7 +211,8 @@ type Engine struct {
 	flow          Transport // the transport that walks the hosts
 	flowStarted   bool
 	flowHost      int // index into the host order of the flow's current host
-	checkInFlight bool
+	check         checkPurpose
+	wsCheck       wsCheckState
 }
 
 // NewEngine returns an engine in state INITIALIZED, or the *FieldError of
@@ -178,6 +224,12 @@ func NewEngine(c Config) (*Engine, error) {
 	h, _ := ResolveHosts(c.Endpoint)
 	if c.ShortCircuit == 0 {
 		c.ShortCircuit = DefaultShortCircuit
+	}
+	if c.SlowTimeout == 0 {
+		c.SlowTimeout = DefaultSlowTimeout
+	}
+	if c.GiveUpTimeout == 0 {
+		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
 	e := &Engine{cfg: c, hosts: h, src: c.Source}
 	e.order = make([]string, 0, 1+len(h.Fallbacks))
@@ -214,7 +266,8 @@ func (e *Engine) Hosts() Hosts { return e.hosts }
 //     longer tracks, are ignored; so are duplicates.
 //   - EventTimerFired for a timer that was cancelled, already fired or
 //     never started is ignored.
-//   - EventConnectivity without a check in flight is ignored.
+//   - EventConnectivity without a check in flight is ignored, as is
+//     EventWebSocketCheck without a websocket check in flight.
 //   - EventNetworkDown drops a connected or connecting connection to
 //     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
 //     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
@@ -249,9 +302,13 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	case EventTimerFired:
 		return e.onTimer(out, ev.Timer)
 	case EventConnectivity:
-		if e.checkInFlight {
+		if e.check != checkNone {
 			out = e.cancelTimers(out, TimerConnectivityCheck)
 			return e.onConnectivity(out, ev.Up)
+		}
+	case EventWebSocketCheck:
+		if e.wsCheck == wsCheckPending {
+			return e.onWebSocketCheck(out, ev.Up)
 		}
 	case EventNetworkUp:
 		return e.onNetworkUp(out)
@@ -287,8 +344,8 @@ func (e *Engine) onClose(out []Action) []Action {
 	switch e.state {
 	case Connected:
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
-		out = e.cancelTimers(out, TimerShortCircuit, TimerConnectivityCheck)
-		e.checkInFlight = false
+		out = e.cancelTimers(out, attemptTimers...)
+		e.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0)
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
 	case Initialized, Connecting, Disconnected, Suspended:
@@ -307,16 +364,23 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 		out = e.setState(out, Connecting, reason, 0)
 	}
 	e.order = e.order[:0]
-	e.flowStarted, e.flowHost, e.checkInFlight = false, 0, false
+	e.flowStarted, e.flowHost, e.check, e.wsCheck = false, 0, checkNone, wsCheckNone
 	e.flow = HTTP
 	if !e.cfg.Transports.HTTP {
 		e.flow = WebSocket
 	}
 	first := FirstStep{Transport: HTTP}
-	if e.cfg.Policy == PolicyWebSocketFirst {
+	switch {
+	case e.cfg.Policy == PolicyWebSocketFirst:
 		first = ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
-	} else if !e.cfg.Transports.HTTP {
+	case !e.cfg.Transports.HTTP:
 		first = FirstStep{Transport: WebSocket}
+	case e.cfg.Policy == PolicyWebSocketCheck && e.cfg.Transports.WebSocket:
+		// The websocket walks the hosts itself, watched by two timers.
+		e.flow = WebSocket
+		out = e.startFlow(out)
+		out = e.startTimer(out, TimerWebSocketSlow, e.cfg.SlowTimeout, 0)
+		return e.startTimer(out, TimerWebSocketGiveUp, e.cfg.GiveUpTimeout, 0)
 	}
 	if first.Transport == e.flow {
 		return e.startFlow(out)
@@ -351,12 +415,15 @@ func (e *Engine) hostCount() int {
 }
 
 func (e *Engine) onConnectivity(out []Action, up bool) []Action {
-	e.checkInFlight = false
+	purpose := e.check
+	e.check = checkNone
+	if purpose == checkSlow && up {
+		return e.maybeEndAttempt(out)
+	}
 	if !up {
 		// RTN17j: the internet is down, so no fallback host; and nothing
 		// else of this attempt can succeed either.
 		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-		out = e.cancelTimers(out, TimerShortCircuit)
 		return e.enterDisconnected(out, ReasonConnectivityDown)
 	}
 	if len(e.order) == 0 {
@@ -367,9 +434,11 @@ func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 }
 
 // maybeEndAttempt ends a CONNECTING attempt that has nothing left in flight:
-// no transport, no connectivity check, no short-circuit timer.
+// no transport, no connectivity check, no short-circuit timer. Under
+// PolicyWebSocketCheck a websocket that failed on every host first gets
+// its websocket check.
 func (e *Engine) maybeEndAttempt(out []Action) []Action {
-	if e.state != Connecting || e.checkInFlight || e.hasTimer(TimerShortCircuit) {
+	if e.state != Connecting || e.check != checkNone || e.hasTimer(TimerShortCircuit) {
 		return out
 	}
 	for i := range e.transports {
@@ -377,12 +446,50 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 			return out
 		}
 	}
+	if e.cfg.Policy == PolicyWebSocketCheck && e.flow == WebSocket && e.cfg.Transports.HTTP {
+		switch e.wsCheck {
+		case wsCheckNone:
+			e.wsCheck = wsCheckPending
+			return append(out, Action{Kind: ActionCheckWebSocket})
+		case wsCheckPending:
+			return out // the give-up timer decides
+		case wsCheckFailed:
+			return e.switchToHTTP(out)
+		}
+	}
 	return e.enterDisconnected(out, ReasonConnectFailed)
+}
+
+// attemptTimers are the timers that belong to one connection attempt.
+var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp}
+
+// switchToHTTP abandons the websocket flow for the HTTP one
+// (PolicyWebSocketCheck).
+func (e *Engine) switchToHTTP(out []Action) []Action {
+	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+	out = e.cancelTimers(out, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerConnectivityCheck)
+	e.check = checkNone
+	e.flow = HTTP
+	return e.startFlow(out)
+}
+
+func (e *Engine) onWebSocketCheck(out []Action, up bool) []Action {
+	if up {
+		e.wsCheck = wsCheckPassed
+	} else {
+		e.wsCheck = wsCheckFailed
+	}
+	if e.state != Connecting || e.flow != WebSocket {
+		return out
+	}
+	return e.maybeEndAttempt(out)
 }
 
 // enterDisconnected schedules the next attempt: RTB1 from DISCONNECTED, or
 // the flat SUSPENDED interval once connectionStateTtl has passed.
 func (e *Engine) enterDisconnected(out []Action, reason Reason) []Action {
+	out = e.cancelTimers(out, attemptTimers...)
+	e.check, e.wsCheck = checkNone, wsCheckNone
 	if e.ttlExpired {
 		return e.enterSuspended(out, reason)
 	}
@@ -431,8 +538,8 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 	}
 	s.status = slotActive
 	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
-	out = e.cancelTimers(out, TimerShortCircuit, TimerConnectivityCheck)
-	e.checkInFlight = false
+	out = e.cancelTimers(out, attemptTimers...)
+	e.check = checkNone
 	if s.kind == WebSocket {
 		// Nothing can do better than an active websocket: close the rest.
 		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
@@ -475,7 +582,7 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 		}
 	case roleFlow:
 		if f != (Failure{}) && ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
-			e.checkInFlight = true
+			e.check = checkFallback
 			out = append(out, Action{Kind: ActionCheckConnectivity})
 			return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
 		}
@@ -487,8 +594,8 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 func (e *Engine) onDrop(out []Action, f Failure) []Action {
 	e.lastErr = f
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, TimerShortCircuit, TimerConnectivityCheck, TimerConnect)
-	e.checkInFlight = false
+	out = e.cancelTimers(out, attemptTimers...)
+	e.check, e.wsCheck = checkNone, wsCheckNone
 	if e.state == Closing {
 		out = e.cancelTimers(out, TimerClose)
 		return e.setState(out, Closed, ReasonClosed, 0)
@@ -537,8 +644,27 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 			return e.enterSuspended(out, ReasonStateTTL)
 		}
 	case TimerConnectivityCheck:
-		if e.checkInFlight {
+		if e.check != checkNone {
 			return e.onConnectivity(out, false)
+		}
+	case TimerWebSocketSlow:
+		if e.state == Connecting && e.flow == WebSocket {
+			if e.wsCheck == wsCheckNone {
+				e.wsCheck = wsCheckPending
+				out = append(out, Action{Kind: ActionCheckWebSocket})
+			}
+			if e.check == checkNone {
+				e.check = checkSlow
+				out = append(out, Action{Kind: ActionCheckConnectivity})
+				out = e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+			}
+		}
+	case TimerWebSocketGiveUp:
+		if e.state == Connecting && e.flow == WebSocket {
+			if e.wsCheck != wsCheckPassed {
+				return e.switchToHTTP(out)
+			}
+			return e.maybeEndAttempt(out)
 		}
 	case TimerClose:
 		if e.state == Closing {
@@ -558,7 +684,7 @@ func (e *Engine) onNetworkUp(out []Action) []Action {
 		return e.startAttempt(out, ReasonNetworkUp)
 	case Connecting:
 		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-		out = e.cancelTimers(out, TimerShortCircuit, TimerConnectivityCheck)
+		out = e.cancelTimers(out, attemptTimers...)
 		return e.startAttempt(out, ReasonNetworkUp)
 	}
 	return out
@@ -570,8 +696,8 @@ func (e *Engine) onNetworkDown(out []Action) []Action {
 	}
 	wasConnected := e.state == Connected
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, TimerShortCircuit, TimerConnectivityCheck)
-	e.checkInFlight = false
+	out = e.cancelTimers(out, attemptTimers...)
+	e.check = checkNone
 	out = e.enterDisconnected(out, ReasonNetworkDown)
 	if wasConnected {
 		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
@@ -593,7 +719,7 @@ func (e *Engine) stopAll(out []Action) []Action {
 	for i := range e.timers {
 		out = e.cancelTimer(out, e.timers[i].id)
 	}
-	e.checkInFlight = false
+	e.check = checkNone
 	return out
 }
 

@@ -23,6 +23,7 @@ type engineHarness struct {
 	maxTport   TransportID
 	maxTimer   TimerID
 	checking   bool
+	wsChecking bool
 
 	// For the spacing properties.
 	enteredAt     time.Time // when the current DISCONNECTED/SUSPENDED began
@@ -97,6 +98,8 @@ func (h *engineHarness) step(ev Event) error {
 			delete(h.timers, a.Timer)
 		case ActionCheckConnectivity:
 			h.checking = true
+		case ActionCheckWebSocket:
+			h.wsChecking = true
 		case ActionStateChange:
 			if err := h.onStateChange(a); err != nil {
 				return err
@@ -105,6 +108,9 @@ func (h *engineHarness) step(ev Event) error {
 	}
 	if ev.Kind == EventConnectivity {
 		h.checking = false
+	}
+	if ev.Kind == EventWebSocketCheck {
+		h.wsChecking = false
 	}
 	if fallbackOpenedAfterDown {
 		return fmt.Errorf("a transport was opened right after the connectivity check said down")
@@ -249,7 +255,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := DefaultConfig()
 		cfg.Transports = rapid.SampledFrom([]Availability{{WebSocket: true, HTTP: true}, {WebSocket: true}, {HTTP: true}}).Draw(t, "transports")
-		cfg.Policy = rapid.SampledFrom([]Policy{PolicyWebSocketFirst, PolicyHTTPFirst}).Draw(t, "policy")
+		cfg.Policy = rapid.SampledFrom([]Policy{PolicyWebSocketFirst, PolicyHTTPFirst, PolicyWebSocketCheck}).Draw(t, "policy")
 		cfg.Endpoint.Endpoint = rapid.SampledFrom([]string{"", "rt.example.com"}).Draw(t, "endpoint")
 		cfg.ShortCircuit = time.Duration(rapid.IntRange(0, 5000).Draw(t, "shortCircuitMs")) * time.Millisecond
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(rapid.SampledFrom([]int{5, 30, 120}).Draw(t, "ttlSeconds")) * time.Second
@@ -291,6 +297,13 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 				h.advance(time.Duration(rapid.IntRange(0, 500).Draw(t, "delayMs")) * time.Millisecond)
 				must(h.step(Event{Kind: EventConnectivity, Up: rapid.Bool().Draw(t, "up")}))
 			},
+			"the websocket check answers": func(t *rapid.T) {
+				if !h.wsChecking {
+					t.Skip("no websocket check in flight")
+				}
+				h.advance(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
+				must(h.step(Event{Kind: EventWebSocketCheck, Up: rapid.Bool().Draw(t, "up")}))
+			},
 			"the user or the OS acts": func(t *rapid.T) {
 				h.advance(time.Duration(rapid.IntRange(0, 20000).Draw(t, "delayMs")) * time.Millisecond)
 				kind := rapid.SampledFrom([]EventKind{EventConnect, EventConnect, EventClose, EventNetworkUp, EventNetworkDown, EventFatal}).Draw(t, "event")
@@ -302,7 +315,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 					Transport: TransportID(rapid.Uint64Range(0, 1<<20).Draw(t, "transport") + uint64(h.maxTport) + 1),
 					Timer:     TimerID(rapid.Uint64Range(0, 1<<20).Draw(t, "timer") + uint64(h.maxTimer) + 1),
 				}
-				if ev.Kind == EventConnect || ev.Kind == EventClose || ev.Kind == EventNetworkUp || ev.Kind == EventNetworkDown || ev.Kind == EventFatal || ev.Kind == EventConnectivity {
+				if ev.Kind == EventConnect || ev.Kind == EventClose || ev.Kind == EventNetworkUp || ev.Kind == EventNetworkDown || ev.Kind == EventFatal || ev.Kind == EventConnectivity || ev.Kind == EventWebSocketCheck {
 					ev.Kind = EventNone
 				}
 				saved := h.now
@@ -327,7 +340,7 @@ func FuzzEngine(f *testing.F) {
 		cfg := DefaultConfig()
 		if len(data) > 0 {
 			cfg.Transports = []Availability{{WebSocket: true, HTTP: true}, {WebSocket: true}, {HTTP: true}}[int(data[0])%3]
-			cfg.Policy = Policy(data[0] / 3 % 2)
+			cfg.Policy = Policy(data[0] / 3 % 3)
 		}
 		cfg.Source = rand.New(rand.NewPCG(uint64(len(data)), 7))
 		h, err := newEngineHarness(cfg)

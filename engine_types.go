@@ -133,11 +133,15 @@ const (
 	// EventFatal: an error no retry can fix (for example a revoked key);
 	// Event.Failure describes it.
 	EventFatal
+	// EventWebSocketCheck: the websocket check the engine asked for
+	// (PolicyWebSocketCheck) has answered; Event.Up says whether a
+	// websocket to the check host opened.
+	EventWebSocketCheck
 	numEventKinds
 )
 
 var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
-	"connectivity", "network-up", "network-down", "fatal"}
+	"connectivity", "network-up", "network-down", "fatal", "websocket-check"}
 
 // String returns the kind's name, e.g. "viable".
 func (k EventKind) String() string {
@@ -176,10 +180,16 @@ const (
 	TimerConnectivityCheck
 	// TimerClose: realtimeRequestTimeout for a close to complete.
 	TimerClose
+	// TimerWebSocketSlow: PolicyWebSocketCheck's slow point, when the
+	// websocket and connectivity checks start.
+	TimerWebSocketSlow
+	// TimerWebSocketGiveUp: PolicyWebSocketCheck's give-up point, when HTTP
+	// takes over unless the websocket check passed.
+	TimerWebSocketGiveUp
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string {
@@ -215,10 +225,14 @@ const (
 	// Action.To for Action.Reason; Action.RetryIn is the announced delay
 	// before the next attempt (DISCONNECTED and SUSPENDED), else 0.
 	ActionStateChange
+	// ActionCheckWebSocket: open a websocket to the websocket check host
+	// and feed EventWebSocketCheck with whether it opened
+	// (PolicyWebSocketCheck only).
+	ActionCheckWebSocket
 	numActionKinds
 )
 
-var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state"}
+var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket"}
 
 // String returns the kind's short name, e.g. "open".
 func (k ActionKind) String() string {
@@ -261,6 +275,8 @@ func (a Action) String() string {
 		return "cancel K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName()
 	case ActionCheckConnectivity:
 		return "check"
+	case ActionCheckWebSocket:
+		return "check-websocket"
 	case ActionStateChange:
 		return "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
 	}

@@ -33,10 +33,10 @@ func buildScenariosFixture() scenariosFile {
 			"realtimeRequestTimeoutMs": 10000, "httpRequestTimeoutMs": 10000, "httpMaxRetryCount": 3,
 		},
 		Grammar: map[string]string{
-			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | network-up | network-down | fatal <failure>",
+			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
-			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close  (at most one live timer has each name)",
-			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | state <from> <to> <reason>[ retryIn=<ms>]",
+			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up  (at most one live timer has each name)",
+			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
 			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed",
@@ -46,6 +46,7 @@ func buildScenariosFixture() scenariosFile {
 			"transport fallback before host fallback: websocket on the primary, HTTP on the primary, the connectivity check, HTTP on each fallback host (a check before each), then DISCONNECTED",
 			"each transport has realtimeRequestTimeout to connect; a timeout is a qualifying failure",
 			"the connectivity check has httpRequestTimeout to answer; no answer counts as down",
+			"websocket-check policy: slow timer 4 s (websocket check, plus a connectivity check whose down means DISCONNECTED), give-up timer 10 s (HTTP unless the websocket check passed); a websocket that failed on every host gets a websocket check at once",
 			"activating a websocket closes every other transport",
 			"a drop from CONNECTED reconnects at once without consuming a retry number, at most once a second; a second drop within 1 s of the last immediate reconnect waits an RTB1 delay",
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
@@ -106,6 +107,8 @@ func newScenarioEngine(t *testing.T, s scenario) *Engine {
 	case "", "websocket-first":
 	case "http-first":
 		c.Policy = PolicyHTTPFirst
+	case "websocket-check":
+		c.Policy = PolicyWebSocketCheck
 	default:
 		t.Fatalf("%s: unknown policy %q", s.ID, s.Config.Policy)
 	}
@@ -166,6 +169,8 @@ func (r *scenarioRunner) event(s string) Event {
 	switch f[0] {
 	case "connectivity":
 		return Event{Kind: EventConnectivity, Up: f[1] == "up"}
+	case "websocket-check":
+		return Event{Kind: EventWebSocketCheck, Up: f[1] == "up"}
 	case "timer":
 		name := strings.Join(f[1:], " ")
 		id, ok := r.timers[name]
@@ -220,6 +225,8 @@ func (r *scenarioRunner) render(a Action) string {
 		return fmt.Sprintf("activate T%d", a.Transport)
 	case ActionCheckConnectivity:
 		return "check"
+	case ActionCheckWebSocket:
+		return "check-websocket"
 	}
 	return a.String()
 }
