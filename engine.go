@@ -131,7 +131,7 @@ const (
 )
 
 const (
-	maxTransports = 4 // short-circuit websocket, flow transport, upgrade websocket, and one spare
+	maxTransports = 4  // short-circuit websocket, flow transport, upgrade websocket, and one spare
 	maxTimers     = 10 // at most 8 are live at once: state TTL, short circuit, slow, give-up, check and three connect timeouts
 	// immediateReconnectGap is the least time between two immediate
 	// reconnects after unexpected drops (RTN15a; one a second).
@@ -208,11 +208,11 @@ type Engine struct {
 	lastTimer  TimerID
 
 	// The current attempt.
-	flow          Transport // the transport that walks the hosts
-	flowStarted   bool
-	flowHost      int // index into the host order of the flow's current host
-	check         checkPurpose
-	wsCheck       wsCheckState
+	flow        Transport // the transport that walks the hosts
+	flowStarted bool
+	flowHost    int // index into the host order of the flow's current host
+	check       checkPurpose
+	wsCheck     wsCheckState
 }
 
 // NewEngine returns an engine in state INITIALIZED, or the *FieldError of
