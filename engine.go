@@ -236,6 +236,15 @@ func NewEngine(c Config) (*Engine, error) {
 	return e, nil
 }
 
+// Reset returns the engine to INITIALIZED as NewEngine made it, with the
+// same configuration, hosts and source, forgetting every transport, timer
+// and count: it is how a simulator or a connection pool reuses one engine
+// without allocating. The IDs of new transports and timers start again at
+// 1, so the SDK must drop every transport and timer of the old life first.
+func (e *Engine) Reset() {
+	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, order: e.order[:0]}
+}
+
 // State returns the connection state.
 func (e *Engine) State() State { return e.state }
 

@@ -373,3 +373,23 @@ func FuzzEngine(f *testing.F) {
 		}
 	})
 }
+
+func TestEngineResetBehavesLikeANewEngine(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Source = constSource(0.5)
+	e, _ := NewEngine(cfg)
+	fresh, _ := NewEngine(cfg)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	events := []Event{{Kind: EventConnect}, {Kind: EventTransportFailed, Transport: 1, Failure: Failure{Kind: FailureRefused}},
+		{Kind: EventTransportConnected, Transport: 2}, {Kind: EventTransportClosed, Transport: 2}}
+	for _, ev := range events {
+		e.Step(now, ev, nil)
+	}
+	e.Reset()
+	for i, ev := range events {
+		a, b := e.Step(now, ev, nil), fresh.Step(now, ev, nil)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("event %d: after Reset %v, new engine %v", i, a, b)
+		}
+	}
+}

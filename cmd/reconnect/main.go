@@ -4,6 +4,8 @@
 // Usage:
 //
 //	reconnect schedule [--initial 15s] [--attempts 8] [--seed N] [--json]
+//	reconnect simulate timeout [--clients N] [--timeouts …] [--profiles …] [--svg F] [--json]
+//	reconnect simulate storm [--clients N] [--downtime D] [--capacity K] [--svg F] [--json]
 //
 // Run "reconnect help" for the list of subcommands. Bad flags or arguments
 // print one line on stderr and exit with status 2.
@@ -33,6 +35,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"schedule", "print the RTB1 retry schedule: bounds and a sampled delay per attempt", runSchedule},
+		{"simulate", "simulate clients: 'simulate timeout' sweeps the short-circuit timeout, 'simulate storm' replays a server restart", runSimulate},
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,61 @@ func TestHelpExitsZero(t *testing.T) {
 		out, _, status := runCLI(args...)
 		if status != 0 || !strings.Contains(out, "usage:") {
 			t.Errorf("%q: status %d, out %q", args, status, out)
+		}
+	}
+}
+
+func TestSimulateTimeoutIsDeterministicAndRecommends(t *testing.T) {
+	args := []string{"simulate", "timeout", "--clients", "50", "--timeouts", "500ms,2s", "--seed", "4"}
+	a, errA, s1 := runCLI(args...)
+	b, _, s2 := runCLI(args...)
+	if s1 != 0 || s2 != 0 || a != b {
+		t.Fatalf("status %d/%d, stderr %q; outputs equal: %t", s1, s2, errA, a == b)
+	}
+	if !strings.Contains(a, "Recommended short-circuit timeout for this mix:") {
+		t.Fatalf("no recommendation:\n%s", a)
+	}
+}
+
+func TestSimulateStormReportsEveryJitter(t *testing.T) {
+	out, errOut, status := runCLI("simulate", "storm", "--clients", "2000", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var rs []struct {
+		Jitter      string `json:"jitter"`
+		Reconnected int    `json:"reconnected"`
+	}
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != 4 {
+		t.Fatalf("%v: %s", err, out)
+	}
+}
+
+func TestSimulateBadInputGivesOneLineAndStatusTwo(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.json"
+	if err := os.WriteFile(bad, []byte(`{"profiles": [{"name": "x", "primary": {"http": {"reject": 2}}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"simulate"},
+		{"simulate", "weather"},
+		{"simulate", "timeout", "--profiles", "moon"},
+		{"simulate", "timeout", "--policies", "carrier-pigeon"},
+		{"simulate", "timeout", "--clients", "-3"},
+		{"simulate", "timeout", "--clients", "1000000000"},
+		{"simulate", "timeout", "--timeouts", "-1s"},
+		{"simulate", "timeout", "--mix", "healthy"},
+		{"simulate", "timeout", "--profile-file", bad},
+		{"simulate", "timeout", "--profile-file", dir + "/missing.json"},
+		{"simulate", "storm", "--clients", "0"},
+		{"simulate", "storm", "--capacity", "-1"},
+		{"simulate", "storm", "--jitters", "wobbly"},
+		{"simulate", "storm", "--horizon", "1000h"},
+	} {
+		out, errOut, status := runCLI(args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", args, status, out, errOut)
 		}
 	}
 }

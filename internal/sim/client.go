@@ -1,0 +1,391 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// Result is what happened to one simulated client from its connect request
+// until it was CONNECTED or the horizon passed.
+type Result struct {
+	Connected     bool
+	TimeToConnect time.Duration // the horizon when not connected
+	// Outcome is the transport-fallback proposal's outcome (1–5) of a
+	// websocket-first client, 0 for other policies or when not connected:
+	// 1 websocket within the short circuit; 2 websocket after it, HTTP
+	// started and discarded; 3 HTTP active first while the websocket is
+	// still on its way (rule 3 will discard it, counted in Wasted); 4 the
+	// websocket failed before the short circuit; 5 the websocket never
+	// connected.
+	Outcome            int
+	Opened             int // transports opened (connection attempts)
+	HTTPOpened         int
+	Wasted             int // transports closed by the engine while they were still healthy
+	HTTPWasted         int
+	FallbackRequests   int // transports opened on a fallback host
+	ConnectivityChecks int
+	WebSocketChecks    int
+}
+
+// simEvent is one entry of a client's event queue.
+type simEvent struct {
+	at  time.Duration
+	seq uint64
+	ev  reconnect.Event
+	// flap marks the network's own up/down transitions.
+	flap bool
+}
+
+// eventQueue is a binary min-heap ordered by (at, seq).
+type eventQueue []simEvent
+
+func (q eventQueue) less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+
+func (q *eventQueue) push(e simEvent) {
+	*q = append(*q, e)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) pop() simEvent {
+	h := *q
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && h.less(l, m) {
+			m = l
+		}
+		if r < n && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
+}
+
+// fate is how a simulated transport attempt will end.
+type fate uint8
+
+const (
+	fateConnect fate = iota
+	fateReject
+	fateBlackhole
+)
+
+type simTimer struct {
+	id   reconnect.TimerID
+	kind reconnect.TimerKind
+}
+
+type simTransport struct {
+	id        reconnect.TransportID
+	kind      reconnect.Transport
+	fate      fate
+	activated bool
+	live      bool
+}
+
+// client is one simulated client: an engine, its event queue and the
+// network it talks to.
+type client struct {
+	p       Profile
+	policy  reconnect.Policy
+	e       *reconnect.Engine
+	r       *rand.Rand
+	q       eventQueue
+	seq     uint64
+	now     time.Duration
+	primary string
+	ts      []simTransport
+	timers  []simTimer    // live timers
+	phase   time.Duration // flap phase
+	acts    []reconnect.Action
+
+	// For the outcome.
+	scFired       bool
+	wsFailedEarly bool
+	firstWS       reconnect.TransportID
+	firstWSFate   fate
+	firstActive   reconnect.Transport
+}
+
+var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Simulate runs one client with configuration cfg (its Source is replaced
+// by r) on profile p from a connect request at time 0 until it is
+// CONNECTED or horizon passes.
+func Simulate(p Profile, cfg reconnect.Config, horizon time.Duration, r *rand.Rand) Result {
+	return newClient(cfg, r).run(p, horizon)
+}
+
+// newClient makes a reusable simulated client whose engine draws from r.
+func newClient(cfg reconnect.Config, r *rand.Rand) *client {
+	cfg.Source = r
+	e, err := reconnect.NewEngine(cfg)
+	if err != nil {
+		panic("sim: invalid engine configuration: " + err.Error()) // callers validate first
+	}
+	return &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy,
+		acts: make([]reconnect.Action, 0, 16), q: make(eventQueue, 0, 16)}
+}
+
+// run simulates one connection on profile p, reusing the client's engine
+// and buffers.
+func (c *client) run(p Profile, horizon time.Duration) Result {
+	c.e.Reset()
+	*c = client{p: p, e: c.e, r: c.r, primary: c.primary, policy: c.policy,
+		q: c.q[:0], ts: c.ts[:0], timers: c.timers[:0], acts: c.acts[:0]}
+	var res Result
+	if p.Flap != nil {
+		period := time.Duration(p.Flap.PeriodMs * float64(time.Millisecond))
+		c.phase = time.Duration(c.r.Int64N(int64(period)))
+		c.scheduleFlap()
+	}
+	c.push(0, reconnect.Event{Kind: reconnect.EventConnect})
+	for len(c.q) > 0 {
+		it := c.q.pop()
+		if it.at > horizon {
+			break
+		}
+		c.now = it.at
+		if it.flap {
+			c.scheduleFlap()
+		}
+		if !c.relevant(it.ev) {
+			continue
+		}
+		c.acts = c.e.Step(simEpoch.Add(c.now), it.ev, c.acts[:0])
+		if c.perform(&res, it.ev) {
+			res.Connected, res.TimeToConnect = true, c.now
+			res.Outcome = c.outcome(c.policy)
+			if res.Outcome == 3 {
+				// The late websocket is still on its way; rule 3 will
+				// discard it when it becomes viable.
+				res.Wasted++
+			}
+			return res
+		}
+	}
+	res.TimeToConnect = horizon
+	return res
+}
+
+func (c *client) push(after time.Duration, ev reconnect.Event) {
+	c.seq++
+	c.q.push(simEvent{at: c.now + after, seq: c.seq, ev: ev})
+}
+
+// networkUp reports whether the flapping network is up at time t.
+func (c *client) networkUp(t time.Duration) bool {
+	if c.p.Flap == nil {
+		return true
+	}
+	period := time.Duration(c.p.Flap.PeriodMs * float64(time.Millisecond))
+	down := time.Duration(c.p.Flap.DownMs * float64(time.Millisecond))
+	return (t+c.phase)%period >= down
+}
+
+// scheduleFlap queues the network's next transition after now.
+func (c *client) scheduleFlap() {
+	period := time.Duration(c.p.Flap.PeriodMs * float64(time.Millisecond))
+	down := time.Duration(c.p.Flap.DownMs * float64(time.Millisecond))
+	pos := (c.now + c.phase) % period
+	var next time.Duration
+	kind := reconnect.EventNetworkUp
+	if pos < down {
+		next = down - pos
+	} else {
+		next, kind = period-pos, reconnect.EventNetworkDown
+	}
+	if next <= 0 || down == 0 {
+		return
+	}
+	c.seq++
+	c.q.push(simEvent{at: c.now + next, seq: c.seq, ev: reconnect.Event{Kind: kind}, flap: true})
+}
+
+// relevant drops events the engine would ignore anyway, to keep the
+// simulation lean: events of transports already disposed and timers
+// already cancelled.
+func (c *client) relevant(ev reconnect.Event) bool {
+	switch ev.Kind {
+	case reconnect.EventTransportViable, reconnect.EventTransportConnected, reconnect.EventTransportFailed, reconnect.EventTransportClosed:
+		t := c.transport(ev.Transport)
+		return t != nil && t.live
+	case reconnect.EventTimerFired:
+		for i, t := range c.timers {
+			if t.id == ev.Timer {
+				c.timers = append(c.timers[:i], c.timers[i+1:]...)
+				if t.kind == reconnect.TimerShortCircuit {
+					c.scFired = true
+				}
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func (c *client) transport(id reconnect.TransportID) *simTransport {
+	for i := range c.ts {
+		if c.ts[i].id == id {
+			return &c.ts[i]
+		}
+	}
+	return nil
+}
+
+// perform carries out the engine's actions; it reports whether the client
+// reached CONNECTED.
+func (c *client) perform(res *Result, ev reconnect.Event) bool {
+	if ev.Kind == reconnect.EventTransportFailed && ev.Transport == c.firstWS && !c.scFired {
+		c.wsFailedEarly = true
+	}
+	connected := false
+	for _, a := range c.acts {
+		switch a.Kind {
+		case reconnect.ActionOpenTransport:
+			c.open(res, a)
+		case reconnect.ActionDisposeTransport:
+			if t := c.transport(a.Transport); t != nil && t.live {
+				t.live = false
+				if !t.activated && t.fate == fateConnect {
+					res.Wasted++
+					if t.kind == reconnect.HTTP {
+						res.HTTPWasted++
+					}
+				}
+			}
+		case reconnect.ActionActivateTransport:
+			if t := c.transport(a.Transport); t != nil {
+				t.activated = true
+				if c.firstActive == reconnect.NoTransport {
+					c.firstActive = t.kind
+				}
+			}
+		case reconnect.ActionStartTimer:
+			c.timers = append(c.timers, simTimer{a.Timer, a.TimerKind})
+			c.seq++
+			c.q.push(simEvent{at: a.Due.Sub(simEpoch), seq: c.seq, ev: reconnect.Event{Kind: reconnect.EventTimerFired, Timer: a.Timer}})
+		case reconnect.ActionCancelTimer:
+			for i, t := range c.timers {
+				if t.id == a.Timer {
+					c.timers = append(c.timers[:i], c.timers[i+1:]...)
+					break
+				}
+			}
+		case reconnect.ActionCheckConnectivity:
+			res.ConnectivityChecks++
+			c.check(reconnect.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up)
+		case reconnect.ActionCheckWebSocket:
+			res.WebSocketChecks++
+			c.check(reconnect.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass)
+		case reconnect.ActionStateChange:
+			if a.To == reconnect.Connected {
+				connected = true
+			}
+		}
+	}
+	return connected
+}
+
+// open starts a simulated transport and queues how it will end.
+func (c *client) open(res *Result, a reconnect.Action) {
+	res.Opened++
+	class := c.p.Fallback
+	if a.Host == c.primary {
+		class = c.p.Primary
+	} else {
+		res.FallbackRequests++
+	}
+	path := class.WebSocket
+	if a.TransportKind == reconnect.HTTP {
+		path = class.HTTP
+		res.HTTPOpened++
+	} else if c.firstWS == 0 && a.Mode != reconnect.ModeUpgrade {
+		c.firstWS = a.Transport
+	}
+	t := simTransport{id: a.Transport, kind: a.TransportKind, live: true}
+	defer func() {
+		if a.Transport == c.firstWS {
+			c.firstWSFate = t.fate
+		}
+	}()
+	u := c.r.Float64()
+	switch {
+	case !c.networkUp(c.now):
+		t.fate = fateReject
+		c.push(5*time.Millisecond, reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+			Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
+	case u < path.Reject:
+		t.fate = fateReject
+		c.push(path.RejectLatency.sample(c.r), reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+			Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
+	case u < path.Reject+path.Blackhole:
+		t.fate = fateBlackhole
+	default:
+		l := path.Connect.sample(c.r)
+		c.push(l, reconnect.Event{Kind: reconnect.EventTransportViable, Transport: a.Transport})
+		c.push(l+l/4, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: a.Transport})
+	}
+	// Keep the list short: drop transports that are gone.
+	live := c.ts[:0]
+	for _, x := range c.ts {
+		if x.live {
+			live = append(live, x)
+		}
+	}
+	c.ts = append(live, t)
+}
+
+// check queues the answer of a connectivity or websocket check.
+func (c *client) check(kind reconnect.EventKind, ch Check, pUp float64) {
+	u := c.r.Float64()
+	if u >= pUp && u < pUp+ch.Hang {
+		return // no answer: the engine's timers decide
+	}
+	lat := ch.Latency.sample(c.r)
+	up := u < pUp && c.networkUp(c.now+lat)
+	c.push(lat, reconnect.Event{Kind: kind, Up: up})
+}
+
+func (c *client) outcome(p reconnect.Policy) int {
+	if p != reconnect.PolicyWebSocketFirst || c.firstWS == 0 {
+		return 0
+	}
+	switch {
+	case c.wsFailedEarly:
+		return 4
+	case c.firstActive == reconnect.WebSocket && c.scFired:
+		return 2
+	case c.firstActive == reconnect.WebSocket:
+		return 1
+	case c.firstWSFate == fateConnect && c.transport(c.firstWS) != nil && c.transport(c.firstWS).live:
+		return 3
+	default:
+		return 5
+	}
+}

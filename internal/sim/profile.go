@@ -1,0 +1,208 @@
+// Package sim is a deterministic discrete-event simulator of reconnecting
+// clients. Each simulated client is a real reconnect.Engine whose actions
+// are performed against a simulated network described by a Profile; time is
+// simulated, nothing sleeps, and no goroutine runs per client. The same seed
+// gives byte-identical results.
+//
+// Two studies are built on it: Sweep, which measures how the short-circuit
+// timeout and the transport policy change the time to CONNECTED and the
+// transports wasted on each network profile; and Storm, which replays a
+// server restart for up to a million clients and counts the connection
+// attempts each retry-jitter strategy produces.
+package sim
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Dist is a log-normal latency distribution in milliseconds: MedianMs is
+// its median and Sigma the standard deviation of its logarithm; Sigma 0
+// gives MedianMs every time.
+type Dist struct {
+	MedianMs float64 `json:"medianMs"`
+	Sigma    float64 `json:"sigma"`
+}
+
+// sample draws one latency.
+func (d Dist) sample(r *rand.Rand) time.Duration {
+	ms := d.MedianMs
+	if d.Sigma > 0 {
+		ms *= math.Exp(d.Sigma * r.NormFloat64())
+	}
+	// Cap at a day so that a wild tail cannot overflow a Duration.
+	return time.Duration(min(ms, 86_400_000) * float64(time.Millisecond))
+}
+
+// Path is how attempts of one transport kind to one class of host fare:
+// with probability Reject the attempt is refused after RejectLatency, with
+// probability Blackhole it never answers, otherwise it becomes viable after
+// Connect and receives CONNECTED a quarter of that again later.
+type Path struct {
+	Reject        float64 `json:"reject,omitempty"`
+	Blackhole     float64 `json:"blackhole,omitempty"`
+	Connect       Dist    `json:"connect"`
+	RejectLatency Dist    `json:"rejectLatency"`
+}
+
+// HostClass is the behaviour of both transports to one class of host.
+type HostClass struct {
+	WebSocket Path `json:"webSocket"`
+	HTTP      Path `json:"http"`
+}
+
+// Check is how a check (connectivity or websocket) answers: up (or pass)
+// with probability Up, no answer at all with probability Hang, otherwise
+// down; after Latency.
+type Check struct {
+	Up      float64 `json:"up,omitempty"`
+	Pass    float64 `json:"pass,omitempty"`
+	Hang    float64 `json:"hang,omitempty"`
+	Latency Dist    `json:"latency"`
+}
+
+// Flap makes the network go down for DownMs out of every PeriodMs, at a
+// phase drawn per client. While it is down every attempt is unreachable and
+// the connectivity check fails.
+type Flap struct {
+	PeriodMs float64 `json:"periodMs"`
+	DownMs   float64 `json:"downMs"`
+}
+
+// Profile is a simulated network: how the primary and the fallback hosts
+// answer each transport, and how the two checks answer.
+type Profile struct {
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	Primary        HostClass `json:"primary"`
+	Fallback       HostClass `json:"fallback"`
+	Connectivity   Check     `json:"connectivity"`
+	WebSocketCheck Check     `json:"webSocketCheck"`
+	Flap           *Flap     `json:"flap,omitempty"`
+}
+
+type profileFile struct {
+	Comment  string    `json:"_comment,omitempty"`
+	Profiles []Profile `json:"profiles"`
+}
+
+//go:embed profiles.json
+var builtinJSON []byte
+
+// Builtin returns the built-in profiles: healthy, slow-mobile,
+// proxy-rejects-websocket, proxy-blackholes-websocket, primary-down,
+// offline and flapping.
+func Builtin() []Profile {
+	ps, err := ParseProfiles(builtinJSON)
+	if err != nil {
+		panic("sim: built-in profiles: " + err.Error()) // a build defect, caught by the tests
+	}
+	return ps
+}
+
+// ParseProfiles reads a profile file: {"profiles": [ … ]}, each profile as
+// in profiles.json. Unknown fields, a missing or duplicate name, a
+// probability outside [0, 1] (or Reject + Blackhole above 1), a negative or
+// non-finite latency, or a flap whose down time is not shorter than its
+// period are errors naming the profile and field.
+func ParseProfiles(data []byte) ([]Profile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f profileFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("profile file: %w", err)
+	}
+	if len(f.Profiles) == 0 {
+		return nil, errors.New("profile file: no profiles")
+	}
+	seen := map[string]bool{}
+	for _, p := range f.Profiles {
+		if p.Name == "" {
+			return nil, errors.New("profile file: a profile has no name")
+		}
+		if seen[p.Name] {
+			return nil, fmt.Errorf("profile file: profile %q is defined twice", p.Name)
+		}
+		seen[p.Name] = true
+		if err := p.validate(); err != nil {
+			return nil, fmt.Errorf("profile %q: %w", p.Name, err)
+		}
+	}
+	return f.Profiles, nil
+}
+
+func (p Profile) validate() error {
+	prob := func(field string, v float64) error {
+		if !(v >= 0 && v <= 1) {
+			return fmt.Errorf("%s = %v: a probability must be in [0, 1]", field, v)
+		}
+		return nil
+	}
+	dist := func(field string, d Dist) error {
+		if !(d.MedianMs >= 0 && d.MedianMs < 1e9) || !(d.Sigma >= 0 && d.Sigma <= 10) {
+			return fmt.Errorf("%s = %+v: medianMs must be in [0, 1e9) and sigma in [0, 10]", field, d)
+		}
+		return nil
+	}
+	var errs []error
+	for _, hc := range []struct {
+		name string
+		h    HostClass
+	}{{"primary", p.Primary}, {"fallback", p.Fallback}} {
+		for _, pa := range []struct {
+			name string
+			p    Path
+		}{{"webSocket", hc.h.WebSocket}, {"http", hc.h.HTTP}} {
+			f := hc.name + "." + pa.name
+			errs = append(errs, prob(f+".reject", pa.p.Reject), prob(f+".blackhole", pa.p.Blackhole),
+				dist(f+".connect", pa.p.Connect), dist(f+".rejectLatency", pa.p.RejectLatency))
+			if pa.p.Reject+pa.p.Blackhole > 1 {
+				errs = append(errs, fmt.Errorf("%s: reject + blackhole = %v exceeds 1", f, pa.p.Reject+pa.p.Blackhole))
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		c    Check
+	}{{"connectivity", p.Connectivity}, {"webSocketCheck", p.WebSocketCheck}} {
+		errs = append(errs, prob(c.name+".up", c.c.Up), prob(c.name+".pass", c.c.Pass), prob(c.name+".hang", c.c.Hang),
+			dist(c.name+".latency", c.c.Latency))
+		if c.c.Up+c.c.Pass+c.c.Hang > 1 {
+			errs = append(errs, fmt.Errorf("%s: the probabilities add up to more than 1", c.name))
+		}
+	}
+	if fl := p.Flap; fl != nil && !(fl.PeriodMs >= 1 && fl.DownMs >= 0 && fl.DownMs < fl.PeriodMs && fl.PeriodMs < 1e9) {
+		errs = append(errs, fmt.Errorf("flap = %+v: need 0 ≤ downMs < periodMs, 1 ≤ periodMs < 1e9", *fl))
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Select returns the profiles named, in the order named, from among ps, or
+// an error naming the first unknown one.
+func Select(ps []Profile, names []string) ([]Profile, error) {
+	var out []Profile
+	for _, n := range names {
+		i := slices.IndexFunc(ps, func(p Profile) bool { return p.Name == n })
+		if i < 0 {
+			known := make([]string, len(ps))
+			for j, p := range ps {
+				known[j] = p.Name
+			}
+			return nil, fmt.Errorf("unknown profile %q (known: %v)", n, known)
+		}
+		out = append(out, ps[i])
+	}
+	return out, nil
+}
