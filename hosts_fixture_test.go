@@ -168,12 +168,12 @@ type hostsItem struct {
 
 	Steps []cacheStep `json:"steps,omitempty"`
 
-	ExpectedPrimary    string   `json:"expectedPrimary,omitempty"`
-	ExpectedFallbacks  []string `json:"expectedFallbacks,omitempty"`
-	ExpectedErrorField string   `json:"expectedErrorField,omitempty"`
-	ExpectedFallback   *bool    `json:"expectedFallback,omitempty"`
-	ExpectedUp         *bool    `json:"expectedUp,omitempty"`
-	ExpectedOrder      []string `json:"expectedOrder,omitempty"`
+	ExpectedPrimary    string    `json:"expectedPrimary,omitempty"`
+	ExpectedFallbacks  *[]string `json:"expectedFallbacks,omitempty"`
+	ExpectedErrorField string    `json:"expectedErrorField,omitempty"`
+	ExpectedFallback   *bool     `json:"expectedFallback,omitempty"`
+	ExpectedUp         *bool     `json:"expectedUp,omitempty"`
+	ExpectedOrder      []string  `json:"expectedOrder,omitempty"`
 }
 
 func buildHostsFixture() hostsFile {
@@ -195,7 +195,7 @@ func buildHostsFixture() hostsFile {
 	}
 	for _, c := range endpointCases {
 		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts",
-			ExpectedPrimary: c.primary, ExpectedFallbacks: c.fallbacks, ExpectedErrorField: c.errField}
+			ExpectedPrimary: c.primary, ExpectedFallbacks: &c.fallbacks, ExpectedErrorField: c.errField}
 		if c.endpoint != "" {
 			it.Endpoint = ptr(c.endpoint)
 		}
@@ -326,7 +326,7 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 				}
 				continue
 			}
-			if err != nil || h.Primary != it.ExpectedPrimary || !slices.Equal(h.Fallbacks, it.ExpectedFallbacks) || h.Fallbacks == nil {
+			if err != nil || h.Primary != it.ExpectedPrimary || !slices.Equal(h.Fallbacks, *it.ExpectedFallbacks) || h.Fallbacks == nil {
 				t.Errorf("%s: ResolveHosts = %+v, %v; want %s %v", it.ID, h, err, it.ExpectedPrimary, it.ExpectedFallbacks)
 			}
 		case "shouldFallback":

@@ -6,6 +6,7 @@
 //	reconnect schedule [--initial 15s] [--attempts 8] [--seed N] [--json]
 //	reconnect simulate timeout [--clients N] [--timeouts …] [--profiles …] [--svg F] [--json]
 //	reconnect simulate storm [--clients N] [--downtime D] [--capacity K] [--svg F] [--json]
+//	reconnect conform [--only AREA,…] [--timeout D] [--json] (--self | -- CMD ARGS…)
 //
 // Run "reconnect help" for the list of subcommands. Bad flags or arguments
 // print one line on stderr and exit with status 2.
@@ -36,6 +37,7 @@ func commands() []command {
 	return []command{
 		{"schedule", "print the RTB1 retry schedule: bounds and a sampled delay per attempt", runSchedule},
 		{"simulate", "simulate clients: 'simulate timeout' sweeps the short-circuit timeout, 'simulate storm' replays a server restart", runSimulate},
+		{"conform", "run the shared fixtures against an adapter ('-- CMD ARGS…') or this implementation (--self)", runConform},
 	}
 }
 
@@ -67,9 +69,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		err := c.run(args[1:], stdout, stderr)
 		var ue usageError
+		var failed errFailed
 		switch {
 		case err == nil, errors.Is(err, flag.ErrHelp):
 			return 0
+		case errors.As(err, &failed):
+			return 1 // the report says why
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "reconnect %s: %v\n", c.name, err)
 			return 2
@@ -98,8 +103,20 @@ func newFlagSet(name, synopsis string, stdout io.Writer) *flagSet {
 }
 
 // parse parses args and turns any problem into one usage line. It returns
-// flag.ErrHelp, after printing the help, for -h.
+// flag.ErrHelp, after printing the help, for -h. Arguments after the flags
+// are an error.
 func (fs *flagSet) parse(args []string) error {
+	if err := fs.parseFlags(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// parseFlags is parse without the check for arguments after the flags.
+func (fs *flagSet) parseFlags(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(fs.stdout, "usage: reconnect %s %s\n\nflags:\n", fs.Name(), fs.synopsis)
@@ -108,9 +125,6 @@ func (fs *flagSet) parse(args []string) error {
 			return err
 		}
 		return usageError{firstLine(err.Error())}
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
 }

@@ -135,3 +135,22 @@ func TestSimulateBadInputGivesOneLineAndStatusTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestConformSelfPassesAndBadUsageIsStatusTwo(t *testing.T) {
+	out, errOut, status := runCLI("conform", "--self", "--only", "rtb1,transport")
+	if status != 0 || !strings.Contains(out, " passed, 0 failed, ") {
+		t.Fatalf("status %d, out %q, err %q", status, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"conform"},
+		{"conform", "--self", "--", "node", "x.mjs"},
+		{"conform", "--only", "weather", "--self"},
+		{"conform", "--timeout", "-1s", "--self"},
+		{"conform", "--", "/nonexistent/adapter"},
+	} {
+		out, errOut, status := runCLI(args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, stdout %q, stderr %q", args, status, out, errOut)
+		}
+	}
+}

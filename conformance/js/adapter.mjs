@@ -1,0 +1,205 @@
+// Reference conformance adapter in plain Node.js (no dependencies): an SDK
+// written in JavaScript would implement these functions; this file shows the
+// protocol end to end. Run it under the harness:
+//
+//   go run ./cmd/reconnect conform -- node conformance/js/adapter.mjs
+//
+// Protocol (version 1): one JSON object per line on stdin, one answer per
+// line on stdout. The first request is {"type":"hello",...}; the answer
+// names the areas implemented. Every other request is
+// {"id","area","function","input"} and is answered {"id","result"} or
+// {"id","error"}. Anything for humans goes to stderr.
+import { createInterface } from "node:readline";
+
+// ---- RTB1 -------------------------------------------------------------------
+
+const MAX_NS = 2 ** 63; // the first value a signed 64-bit nanosecond count cannot hold
+const MAX_MS = 9223372036854.775807;
+
+const num = (v) => (typeof v === "string" ? Number(v) : v); // "NaN", "Infinity", "-Infinity"
+
+export function backoffCoefficient(n) {
+  if (!(n >= 1)) n = 1; // 1-indexed; below 1 counts as 1
+  return n >= 4 ? 2 : [0, 1, 4 / 3, 5 / 3][n];
+}
+
+function clampU(u) {
+  if (!(u > 0)) return 0; // negative, zero, -Infinity and NaN
+  return Math.min(u, 1);
+}
+
+export function jitterCoefficient(u) {
+  return 1 - 0.2 * clampU(u);
+}
+
+// retryDelayMs follows the arithmetic the fixtures fix: double precision,
+// initial × backoff × jitter, rounded to the nearest nanosecond, saturating.
+export function retryDelayMs(initialMs, n, u) {
+  if (!(initialMs > 0)) return 0;
+  const ns = initialMs * 1e6 * backoffCoefficient(n) * jitterCoefficient(u);
+  if (ns >= MAX_NS) return MAX_MS;
+  return Math.round(ns) / 1e6;
+}
+
+// ---- Transport fallback ---------------------------------------------------------
+
+// The setTransportPending rules, in order.
+export function decidePending(candidate, mode, pending, active) {
+  if (candidate !== "websocket" && candidate !== "http") return ["discard-candidate", 0];
+  if (candidate === "http" && (pending === "websocket" || active === "websocket")) return ["discard-candidate", 1];
+  if (candidate === "websocket" && pending === "http") return ["replace-pending", 2];
+  if (candidate === "websocket" && mode !== "upgrade" && active === "http") return ["discard-candidate", 3];
+  return ["proceed", 4];
+}
+
+export function chooseTransport(ws, http, shortCircuitMs) {
+  if (ws && http) return ["websocket", shortCircuitMs > 0 ? shortCircuitMs : 2000];
+  if (ws) return ["websocket", 0];
+  if (http) return ["http", 0];
+  return ["none", 0];
+}
+
+const startHttp = ({ httpAvailable, httpStarted, pending, active }) =>
+  httpAvailable && !httpStarted && pending === "none" && active === "none";
+
+// ---- Host fallback -------------------------------------------------------------
+
+const LETTERS = ["a", "b", "c", "d", "e"];
+const policyHosts = (id, primary, fallback) => ({
+  primary: `${id}${primary}`,
+  fallbacks: LETTERS.map((l) => `${id}.${l}${fallback}`),
+});
+const POLICY_ID = /^[A-Za-z0-9_-]{1,63}$/;
+const badHost = (h) => h === "" || h.length > 253 || /[\s\x00-\x1f\x7f/\\?#@]/.test(h);
+
+export function resolveHosts({ endpoint = "", environment = "", fallbackHosts }) {
+  let hosts;
+  if (endpoint && environment) throw new Error("endpoint and environment cannot be combined");
+  if (environment) {
+    const id = environment === "production" ? "main" : environment;
+    if (!POLICY_ID.test(id)) throw new Error("bad environment");
+    hosts = policyHosts(id, ".realtime.ably.net", ".fallback.ably-realtime.com");
+  } else if (!endpoint) {
+    hosts = policyHosts("main", ".realtime.ably.net", ".fallback.ably-realtime.com");
+  } else if (endpoint.includes(".") || endpoint.includes("::") || endpoint === "localhost") {
+    if (badHost(endpoint)) throw new Error("bad host");
+    hosts = { primary: endpoint, fallbacks: [] };
+  } else if (endpoint.startsWith("nonprod:")) {
+    const id = endpoint.slice("nonprod:".length);
+    if (!POLICY_ID.test(id)) throw new Error("bad routing policy id");
+    hosts = policyHosts(id, ".realtime.ably-nonprod.net", ".fallback.ably-realtime-nonprod.com");
+  } else {
+    if (!POLICY_ID.test(endpoint)) throw new Error("bad routing policy id");
+    hosts = policyHosts(endpoint, ".realtime.ably.net", ".fallback.ably-realtime.com");
+  }
+  if (fallbackHosts !== undefined) {
+    const seen = new Set([hosts.primary]);
+    for (const h of fallbackHosts) {
+      if (badHost(h) || seen.has(h)) throw new Error(`bad fallback host ${JSON.stringify(h)}`);
+      seen.add(h);
+    }
+    hosts.fallbacks = [...fallbackHosts];
+  }
+  return hosts;
+}
+
+export function shouldFallback(kind, status, server) {
+  switch (kind) {
+    case "dns":
+    case "unreachable":
+    case "refused":
+    case "timeout":
+      return true;
+    case "http-status":
+      return (status >= 500 && status <= 504) || (status >= 400 && (server ?? "").trim().toLowerCase() === "cloudfront");
+    case "disconnected":
+      return status >= 500 && status <= 504;
+    default:
+      return false;
+  }
+}
+
+export const connectivityUp = (status, body) => status >= 200 && status <= 299 && body.trim() === "yes";
+
+export function hostOrder(primary, fallbacks, maxFallbacks, draws) {
+  const left = [...fallbacks];
+  const order = [primary];
+  for (let k = 0; k < maxFallbacks && left.length > 0; k++) {
+    const u = Math.min(clampU(draws[k] ?? 0), 1);
+    const i = Math.min(Math.floor(u * left.length), left.length - 1);
+    order.push(left.splice(i, 1)[0]);
+  }
+  return order;
+}
+
+export function preferredHost(primary, steps) {
+  let host = "";
+  let until = 0;
+  const first = [];
+  for (const s of steps) {
+    if (s.op === "fallbackSucceeded") {
+      [host, until] = s.ttlMs > 0 && s.host ? [s.host, s.atMs + s.ttlMs] : ["", 0];
+    } else if (s.op === "failed") {
+      if (s.host === host && shouldFallback(s.failureKind, s.status ?? 0, "")) host = "";
+    } else if (s.op === "first") {
+      first.push(host && s.atMs < until ? host : primary);
+    } else throw new Error(`unknown op ${s.op}`);
+  }
+  return first;
+}
+
+// ---- The protocol ---------------------------------------------------------------
+
+function answer({ function: fn, input: x }) {
+  switch (fn) {
+    case "backoffCoefficient":
+      return { coefficient: backoffCoefficient(x.attempt) };
+    case "jitterCoefficient":
+      return { jitter: jitterCoefficient(num(x.u)) };
+    case "retryDelay":
+      return { delayMs: retryDelayMs(x.initialMs, x.attempt, num(x.u)) };
+    case "retryBounds":
+      return { lowerMs: retryDelayMs(x.initialMs, x.attempt, 1), upperMs: retryDelayMs(x.initialMs, x.attempt, 0) };
+    case "decidePending": {
+      const [decision, rule] = decidePending(x.candidate, x.mode, x.pending, x.active);
+      return { decision, rule };
+    }
+    case "chooseTransport": {
+      const [transport, shortCircuitMs] = chooseTransport(x.webSocketAvailable, x.httpAvailable, x.shortCircuitMs);
+      return { transport, shortCircuitMs };
+    }
+    case "httpOnWebSocketFailure":
+    case "httpOnShortCircuit":
+      return { startHttp: startHttp(x) };
+    case "upgradeAfterActivation":
+      return x.activated === "http" && x.webSocketAvailable ? { transport: "websocket", mode: "upgrade" } : { transport: "none", mode: "clean" };
+    case "resolveHosts":
+      return resolveHosts(x);
+    case "shouldFallback":
+      return { fallback: shouldFallback(x.failureKind, x.status, x.server) };
+    case "connectivityUp":
+      return { up: connectivityUp(x.status, x.body ?? "") };
+    case "hostOrder":
+      return { order: hostOrder(x.primary, x.fallbacks, x.maxFallbacks, x.draws ?? []) };
+    case "preferredHost":
+      return { first: preferredHost(x.primary, x.steps) };
+  }
+  throw new Error(`unknown function ${fn}`);
+}
+
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+rl.on("line", (line) => {
+  if (!line.trim()) return;
+  const req = JSON.parse(line);
+  let resp;
+  if (req.type === "hello") {
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts"], name: "reconnect-js-reference" };
+  } else {
+    try {
+      resp = { id: req.id, result: answer(req) };
+    } catch (e) {
+      resp = { id: req.id, error: String(e.message ?? e) };
+    }
+  }
+  process.stdout.write(JSON.stringify(resp) + "\n");
+});

@@ -1,0 +1,279 @@
+package conform
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/fixtures"
+)
+
+// TestMain turns the test binary into a misbehaving adapter when
+// CONFORM_FAKE names a behaviour, so the harness can be tested against real
+// child processes.
+func TestMain(m *testing.M) {
+	if b := os.Getenv("CONFORM_FAKE"); b != "" {
+		fakeAdapter(b)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeAdapter answers like Self but breaks the protocol as b says, at the
+// third case.
+func fakeAdapter(b string) {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<22)
+	out := json.NewEncoder(os.Stdout)
+	if b == "flood-stderr" {
+		chunk := strings.Repeat("noise ", 1000)
+		for range 2000 { // about 12 MB
+			fmt.Fprintln(os.Stderr, chunk)
+		}
+	}
+	n := 0
+	for in.Scan() {
+		var req Request
+		_ = json.Unmarshal(in.Bytes(), &req)
+		if req.Type == "hello" {
+			switch b {
+			case "no-hello":
+				time.Sleep(time.Hour)
+			case "wrong-protocol":
+				_ = out.Encode(Response{Type: "hello", Protocol: 99})
+				continue
+			}
+		} else {
+			n++
+		}
+		resp := Self{}.Handle(req)
+		if n == 3 {
+			switch b {
+			case "crash":
+				fmt.Fprintln(os.Stderr, "panic: adapter fell over")
+				os.Exit(3)
+			case "hang":
+				time.Sleep(time.Hour)
+			case "garbage":
+				fmt.Println("this is not JSON")
+				continue
+			case "wrong-id":
+				resp.ID = "some-other-case"
+			case "twice":
+				_ = out.Encode(resp)
+			}
+		}
+		_ = out.Encode(resp)
+	}
+}
+
+func suite(t *testing.T) Suite {
+	t.Helper()
+	s, err := LoadSuite(fixtures.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSelfPassesEveryCase(t *testing.T) {
+	rep := RunSelf(suite(t), Options{})
+	if rep.Failed != 0 || rep.Skipped != 0 || rep.Broken != "" || rep.Passed < 1000 {
+		var b strings.Builder
+		rep.WriteText(&b)
+		t.Fatalf("%s", b.String())
+	}
+}
+
+func TestBrokenAdaptersAreReportedInOneLineWithoutHanging(t *testing.T) {
+	s := suite(t)
+	for _, c := range []struct {
+		behaviour string
+		want      string // in Report.Broken
+	}{
+		{"crash", "no answer to case"},
+		{"hang", "no answer to case"},
+		{"garbage", "garbage instead of an answer to case"},
+		{"wrong-id", "answer for case some-other-case while case"},
+		{"twice", "answered twice"},
+		{"no-hello", "no answer to hello"},
+		{"wrong-protocol", "protocol 99"},
+		{"flood-stderr", ""},
+	} {
+		t.Run(c.behaviour, func(t *testing.T) {
+			t.Setenv("CONFORM_FAKE", c.behaviour)
+			start := time.Now()
+			rep, err := RunCommand(s, []string{os.Args[0], "-test.run=^$"}, Options{Only: []string{AreaRTB1}, Timeout: 500 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if elapsed := time.Since(start); elapsed > 10*time.Second {
+				t.Fatalf("the harness took %v", elapsed)
+			}
+			if c.want == "" {
+				if rep.Broken != "" || rep.Failed != 0 {
+					t.Fatalf("a flood of stderr broke the run: %+v", rep.Broken)
+				}
+				return
+			}
+			if !strings.Contains(rep.Broken, c.want) || strings.Contains(rep.Broken, "\n") {
+				t.Fatalf("Broken = %q, want one line containing %q", rep.Broken, c.want)
+			}
+			if c.behaviour != "no-hello" && c.behaviour != "wrong-protocol" && !strings.Contains(rep.Broken, "rtb1") && c.behaviour != "twice" {
+				t.Fatalf("Broken = %q does not name the case", rep.Broken)
+			}
+			if rep.Failed == 0 {
+				t.Fatal("a broken run counted no failure")
+			}
+		})
+	}
+}
+
+// mutate wraps Self with a deliberate divergence, as a wrong SDK would
+// have it.
+func mutate(f func(req Request, resp *Response)) Handler {
+	return func(req Request) Response {
+		resp := Self{}.Handle(req)
+		if req.Type != "hello" && resp.Result != nil {
+			f(req, &resp)
+		}
+		return resp
+	}
+}
+
+func inputNumber(req Request, key string) float64 {
+	v, _ := number(req.Input[key])
+	return v
+}
+
+// rtb1Mutation recomputes the RTB1 functions with a different coefficient
+// and jitter rule.
+func rtb1Mutation(coef func(n float64) float64, jitter func(u float64) float64, finish func(ms float64) float64) Handler {
+	delay := func(initial, n, u float64) float64 {
+		if initial <= 0 {
+			return 0
+		}
+		return finish(initial * coef(n) * jitter(u))
+	}
+	return mutate(func(req Request, resp *Response) {
+		n, u, initial := inputNumber(req, "attempt"), inputNumber(req, "u"), inputNumber(req, "initialMs")
+		switch req.Function {
+		case "backoffCoefficient":
+			resp.Result["coefficient"] = coef(n)
+		case "jitterCoefficient":
+			resp.Result["jitter"] = jitter(u)
+		case "retryDelay":
+			resp.Result["delayMs"] = delay(initial, n, u)
+		case "retryBounds":
+			resp.Result["lowerMs"], resp.Result["upperMs"] = delay(initial, n, 1), delay(initial, n, 0)
+		}
+	})
+}
+
+var (
+	specCoef   = func(n float64) float64 { return math.Min((math.Max(n, 1)+2)/3, 2) }
+	specJitter = func(u float64) float64 { return 1 - 0.2*clampUnit(u) }
+	exactMs    = func(ms float64) float64 { return ms }
+)
+
+func clampUnit(u float64) float64 {
+	if !(u > 0) {
+		return 0
+	}
+	return math.Min(u, 1)
+}
+
+// immediateCounted rewrites scenario answers as an SDK that counts the
+// immediate reconnect as retry 1 would give them: after it, every
+// DISCONNECTED delay uses n + 1 until CONNECTED or SUSPENDED resets n.
+func immediateCounted(req Request, resp *Response) {
+	if req.Function != "scenario" {
+		return
+	}
+	stateRe := regexp.MustCompile(`^state (\w+) disconnected (\S+) retryIn=(\S+)$`)
+	timerRe := regexp.MustCompile(`^timer retry at=(\S+)$`)
+	steps := resp.Result["steps"].([]StepResult)
+	extra := 0
+	for i, st := range steps {
+		var shift float64
+		for j, a := range st.Actions {
+			if m := stateRe.FindStringSubmatch(a); m != nil {
+				v, _ := strconv.ParseFloat(m[3], 64)
+				if m[1] == "connected" && v == 0 {
+					extra = 1
+					continue
+				}
+				if extra == 1 && v > 0 {
+					n := st.RetryCount
+					u := (1 - v/(15000*specCoef(float64(n)))) / 0.2
+					nv := float64(reconnect.RetryDelay(15*time.Second, n+1, u)) / 1e6
+					shift = nv - v
+					steps[i].Actions[j] = fmt.Sprintf("state %s disconnected %s retryIn=%s", m[1], m[2], strconv.FormatFloat(nv, 'f', -1, 64))
+				}
+			}
+			if strings.HasPrefix(a, "state ") && (strings.Contains(a, " connected connected") || strings.Contains(a, " suspended ")) {
+				extra = 0
+			}
+		}
+		for j, a := range st.Actions {
+			if m := timerRe.FindStringSubmatch(a); m != nil && shift != 0 {
+				v, _ := strconv.ParseFloat(m[1], 64)
+				steps[i].Actions[j] = "timer retry at=" + strconv.FormatFloat(v+shift, 'f', -1, 64)
+			}
+		}
+	}
+}
+
+func TestHarnessCatchesRealDivergences(t *testing.T) {
+	s := suite(t)
+	for _, c := range []struct {
+		name  string
+		h     Handler
+		specs []string // spec points that must appear among the failures
+	}{
+		{"jitter in (0.9, 1], the spec's first draft", rtb1Mutation(specCoef, func(u float64) float64 { return 1 - 0.1*clampUnit(u) }, exactMs), []string{"RTB1b", "RTB1"}},
+		{"n counted from 0", rtb1Mutation(func(n float64) float64 { return math.Min((math.Max(n, 1)+1)/3, 2) }, specJitter, exactMs), []string{"RTB1a", "RTB1"}},
+		{"delays truncated to whole milliseconds", rtb1Mutation(specCoef, specJitter, math.Floor), []string{"RTB1"}},
+		{"a 2/3 coefficient at n = 0", rtb1Mutation(func(n float64) float64 {
+			if n == 0 {
+				return 2.0 / 3
+			}
+			return specCoef(n)
+		}, specJitter, exactMs), []string{"RTB1a"}},
+		{"the immediate reconnect counted as retry 1", mutate(immediateCounted), []string{"RTB1"}},
+		{"rule 3 applied to upgrade-mode websockets", mutate(func(req Request, resp *Response) {
+			if req.Function == "decidePending" && req.Input["candidate"] == "websocket" && req.Input["active"] == "http" && req.Input["pending"] != "http" {
+				resp.Result["decision"], resp.Result["rule"] = "discard-candidate", 3
+			}
+		}), []string{"setTransportPending"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := RunHandler(s, c.h, Options{})
+			if rep.Failed == 0 || rep.Broken != "" {
+				t.Fatalf("not caught: %s (broken: %q)", rep.Summary(), rep.Broken)
+			}
+			for _, spec := range c.specs {
+				found := false
+				for _, f := range rep.Failures {
+					found = found || f.Spec == spec
+				}
+				if !found {
+					t.Errorf("no failure names spec point %s", spec)
+				}
+			}
+			var b strings.Builder
+			rep.WriteText(&b)
+			if !strings.Contains(b.String(), "FAIL "+c.specs[0]) || !strings.HasSuffix(b.String(), rep.Summary()+"\n") {
+				t.Errorf("report lacks the grouping or the summary:\n%s", b.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,251 @@
+package conform
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// ScenarioInput is a scenario as the protocol sends it: a configuration,
+// the pinned draws, and the timeline.
+type ScenarioInput struct {
+	Config struct {
+		ShortCircuitMs       int64    `json:"shortCircuitMs"`
+		Endpoint             string   `json:"endpoint"`
+		WebSocket            *bool    `json:"webSocket"`
+		HTTP                 *bool    `json:"http"`
+		Policy               string   `json:"policy"`
+		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
+		FallbackHosts        []string `json:"fallbackHosts"`
+	} `json:"config"`
+	Draws []float64 `json:"draws"`
+	Steps []struct {
+		AtMs  int64  `json:"atMs"`
+		Event string `json:"event"`
+	} `json:"steps"`
+}
+
+// StepResult is what the engine did at one step.
+type StepResult struct {
+	Actions    []string `json:"actions"`
+	State      string   `json:"state"`
+	RetryCount int      `json:"retryCount"`
+}
+
+// pinnedDraws returns the scenario's draws in order and records overdraws.
+type pinnedDraws struct {
+	draws []float64
+	i     int
+	over  bool
+}
+
+func (p *pinnedDraws) Float64() float64 {
+	if p.i >= len(p.draws) {
+		p.over = true
+		return 0
+	}
+	p.i++
+	return p.draws[p.i-1]
+}
+
+var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// RunScenario replays a scenario through a real Engine and renders every
+// action in the fixture's grammar. It fails when the scenario is malformed
+// or the engine draws more or fewer numbers than were pinned.
+func RunScenario(in ScenarioInput) ([]StepResult, error) {
+	cfg := reconnect.DefaultConfig()
+	if in.Config.ShortCircuitMs != 0 {
+		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
+	}
+	cfg.Endpoint.Endpoint = in.Config.Endpoint
+	cfg.Endpoint.FallbackHosts = in.Config.FallbackHosts
+	if in.Config.WebSocket != nil {
+		cfg.Transports.WebSocket = *in.Config.WebSocket
+	}
+	if in.Config.HTTP != nil {
+		cfg.Transports.HTTP = *in.Config.HTTP
+	}
+	if in.Config.ConnectionStateTTLMs != 0 {
+		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
+	}
+	switch in.Config.Policy {
+	case "", "websocket-first":
+	case "http-first":
+		cfg.Policy = reconnect.PolicyHTTPFirst
+	case "websocket-check":
+		cfg.Policy = reconnect.PolicyWebSocketCheck
+	default:
+		return nil, fmt.Errorf("unknown policy %q", in.Config.Policy)
+	}
+	src := &pinnedDraws{draws: in.Draws}
+	cfg.Source = src
+	e, err := reconnect.NewEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &renderer{timers: map[string]reconnect.TimerID{}, names: map[reconnect.TimerID]string{}}
+	var out []reconnect.Action
+	res := make([]StepResult, 0, len(in.Steps))
+	for _, st := range in.Steps {
+		ev, err := r.event(st.Event)
+		if err != nil {
+			return nil, err
+		}
+		out = e.Step(scenarioEpoch.Add(time.Duration(st.AtMs)*time.Millisecond), ev, out[:0])
+		sr := StepResult{Actions: []string{}, State: e.State().String(), RetryCount: e.RetryCount()}
+		for _, a := range out {
+			sr.Actions = append(sr.Actions, r.render(a))
+		}
+		res = append(res, sr)
+	}
+	if src.over || src.i != len(src.draws) {
+		return res, fmt.Errorf("the engine drew %d numbers (more than that if over) where %d were pinned", src.i, len(src.draws))
+	}
+	return res, nil
+}
+
+// renderer translates between the fixture's names and the engine's IDs.
+type renderer struct {
+	timers map[string]reconnect.TimerID // live timers by name
+	names  map[reconnect.TimerID]string
+}
+
+var eventKinds = map[string]reconnect.EventKind{"connect": reconnect.EventConnect, "close": reconnect.EventClose,
+	"viable": reconnect.EventTransportViable, "connected": reconnect.EventTransportConnected,
+	"failed": reconnect.EventTransportFailed, "closed": reconnect.EventTransportClosed,
+	"network-up": reconnect.EventNetworkUp, "network-down": reconnect.EventNetworkDown}
+
+// FailureKinds maps the fixtures' failure kind names to FailureKind.
+var FailureKinds = map[string]reconnect.FailureKind{}
+
+func init() {
+	for k := reconnect.FailureOther; k <= reconnect.FailureToken; k++ {
+		FailureKinds[k.String()] = k
+	}
+}
+
+// ParseFailure reads "<kind>[:<status>[:<server>]]".
+func ParseFailure(s string) (reconnect.Failure, error) {
+	parts := strings.Split(s, ":")
+	k, ok := FailureKinds[parts[0]]
+	if !ok {
+		return reconnect.Failure{}, fmt.Errorf("unknown failure kind %q", parts[0])
+	}
+	f := reconnect.Failure{Kind: k}
+	if len(parts) > 1 {
+		n, err := strconv.Atoi(parts[1])
+		if err != nil {
+			return f, fmt.Errorf("bad status in %q", s)
+		}
+		f.Status = n
+	}
+	if len(parts) > 2 {
+		f.Server = parts[2]
+	}
+	return f, nil
+}
+
+func (r *renderer) event(s string) (reconnect.Event, error) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return reconnect.Event{}, fmt.Errorf("empty event")
+	}
+	switch f[0] {
+	case "connectivity", "websocket-check":
+		if len(f) != 2 {
+			return reconnect.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		k := reconnect.EventConnectivity
+		if f[0] == "websocket-check" {
+			k = reconnect.EventWebSocketCheck
+		}
+		return reconnect.Event{Kind: k, Up: f[1] == "up"}, nil
+	case "timer":
+		id, ok := r.timers[strings.Join(f[1:], " ")]
+		if !ok {
+			id = 1 << 40 // a timer the engine never started
+		}
+		delete(r.timers, r.names[id])
+		return reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id}, nil
+	case "fatal":
+		if len(f) != 2 {
+			return reconnect.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		fl, err := ParseFailure(f[1])
+		return reconnect.Event{Kind: reconnect.EventFatal, Failure: fl}, err
+	}
+	k, ok := eventKinds[f[0]]
+	if !ok {
+		return reconnect.Event{}, fmt.Errorf("unknown event %q", s)
+	}
+	ev := reconnect.Event{Kind: k}
+	if len(f) > 1 {
+		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "T"), 10, 64)
+		if err != nil || !strings.HasPrefix(f[1], "T") {
+			return ev, fmt.Errorf("bad transport in %q", s)
+		}
+		ev.Transport = reconnect.TransportID(n)
+	}
+	if len(f) > 2 {
+		fl, err := ParseFailure(f[2])
+		if err != nil {
+			return ev, err
+		}
+		ev.Failure = fl
+	}
+	return ev, nil
+}
+
+// msText writes a duration as milliseconds with at most six decimals.
+func msText(d time.Duration) string {
+	s := strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s
+}
+
+func (r *renderer) render(a reconnect.Action) string {
+	switch a.Kind {
+	case reconnect.ActionStartTimer, reconnect.ActionCancelTimer:
+		name := a.TimerKind.String()
+		if a.TimerKind == reconnect.TimerConnect {
+			name += fmt.Sprintf(" T%d", a.Transport)
+		}
+		if a.Kind == reconnect.ActionCancelTimer {
+			delete(r.timers, r.names[a.Timer])
+			return "cancel " + name
+		}
+		r.timers[name], r.names[a.Timer] = a.Timer, name
+		return "timer " + name + " at=" + msText(a.Due.Sub(scenarioEpoch))
+	case reconnect.ActionStateChange:
+		s := "state " + a.From.String() + " " + a.To.String() + " " + a.Reason.String()
+		if a.To == reconnect.Disconnected || a.To == reconnect.Suspended {
+			s += " retryIn=" + msText(a.RetryIn)
+		}
+		return s
+	case reconnect.ActionOpenTransport:
+		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
+	case reconnect.ActionDisposeTransport:
+		return fmt.Sprintf("dispose T%d", a.Transport)
+	case reconnect.ActionActivateTransport:
+		return fmt.Sprintf("activate T%d", a.Transport)
+	case reconnect.ActionCheckConnectivity:
+		return "check"
+	case reconnect.ActionCheckWebSocket:
+		return "check-websocket"
+	}
+	return a.String()
+}
+
+// decode converts a protocol input map into a typed value.
+func decode(in map[string]any, v any) error {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
