@@ -57,9 +57,15 @@ func RetryDelay(initial time.Duration, attempt int, u float64) time.Duration {
 	if initial <= 0 {
 		return 0
 	}
-	// The explicit float64 conversion forbids fusing the two products into
-	// one instruction, so every platform rounds at the same steps.
-	return roundDuration(float64(float64(initial)*BackoffCoefficient(attempt)) * JitterCoefficient(u))
+	return delay(float64(initial), attempt, clampUnit(u))
+}
+
+// delay is RTB1 for a positive (or zero) initial timeout already converted
+// to float64 and a draw u already in [0, 1]: RetryDelay and Backoff.Next
+// share it. The explicit float64 conversions forbid fusing a product and a
+// sum into one instruction, so every platform rounds at the same steps.
+func delay(initial float64, attempt int, u float64) time.Duration {
+	return roundDuration(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u)))
 }
 
 // roundDuration rounds a number of nanoseconds d ≥ 0.8 (the least a positive
@@ -118,6 +124,7 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // stopping is the caller's decision.
 type Backoff struct {
 	initial time.Duration
+	initF   float64 // max(initial, 0) as a float64, for delay
 	src     Source
 	taken   int    // retries handed out since the last Reset, ≤ math.MaxInt-1
 	state   uint64 // SplitMix64 state for a nil src; 0 means DefaultSource
@@ -128,7 +135,7 @@ type Backoff struct {
 // (see Backoff). A non-positive initial gives a Backoff whose delays are all
 // 0, as RetryDelay does.
 func NewBackoff(initial time.Duration, src Source) *Backoff {
-	b := &Backoff{initial: initial, src: src}
+	b := &Backoff{initial: initial, initF: float64(max(initial, 0)), src: src}
 	if src == nil {
 		b.state = rand.Uint64() | 1
 	}
@@ -142,17 +149,12 @@ func (b *Backoff) Next() time.Duration {
 	if b.taken < math.MaxInt-1 {
 		b.taken++
 	}
-	var u float64
-	switch {
-	case b.src != nil:
-		u = b.src.Float64()
-	case b.state != 0:
+	if b.src == nil && b.state != 0 {
+		// The fast path: a SplitMix64 draw is in [0, 1) already.
 		b.state += splitMix64Gamma
-		u = splitMix64Unit(b.state)
-	default:
-		u = rand.Float64()
+		return delay(b.initF, b.taken, splitMix64Unit(b.state))
 	}
-	return RetryDelay(b.initial, b.taken, u)
+	return RetryDelay(b.initial, b.taken, draw(b.src))
 }
 
 // NextBackOff is Next under the name github.com/cenkalti/backoff's BackOff

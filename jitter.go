@@ -17,7 +17,7 @@ const jitterSpan = 0.2
 // above 1 (including +Inf) as 1, and NaN as 0. The result is non-increasing
 // in u. 0.2·u is rounded to float64 before the subtraction on every platform.
 func JitterCoefficient(u float64) float64 {
-	return 1 - float64(jitterSpan*clampUnit(u))
+	return 1 - float64(jitterSpan*clampUnit(u)) // the same steps as delay
 }
 
 // clampUnit clamps u into [0, 1], mapping NaN to 0.
