@@ -468,12 +468,13 @@ func allScenarios() []scenario {
 	})
 
 	add(scenario{ID: "fatal-error-then-connect", Spec: "RTN14b",
-		Comment: "a fatal error goes FAILED and stays there until a connect",
+		Comment: "a fatal error goes FAILED and stays there (a close changes nothing) until a connect",
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
 			{AtMs: 200, Event: "fatal token:401", Expect: cat(disposeT(1), stateTo("connected", "failed", "fatal")), ExpectState: "failed"},
 			{AtMs: 300, Event: "network-up", Expect: nil},
+			{AtMs: 350, Event: "close", Expect: nil, ExpectState: "failed"},
 			{AtMs: 400, Event: "connect", Expect: cat(stateTo("failed", "connecting", "connect-requested"), wsFirst(2, 400, P, "clean"), timerAt("state-ttl", 120400))},
 		}})
 

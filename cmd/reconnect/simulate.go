@@ -84,7 +84,7 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 	profiles := fs.String("profiles", "all", "profiles to simulate, comma-separated, or all")
 	profileFile := fs.String("profile-file", "", "a JSON file of extra profiles (same form as the built-in ones)")
 	policies := fs.String("policies", "websocket-first,http-first,websocket-check", "transport policies to compare")
-	mix := fs.String("mix", defaultMix, "the profile mix the recommendation weighs, name=weight,…")
+	mix := fs.String("mix", defaultMix, "the profile mix the recommendation weighs, name=weight,… (by default, those of its profiles simulated)")
 	perSecond := fs.Float64("cost-per-second", 1, "cost of one second of mean time to CONNECTED")
 	perWasted := fs.Float64("cost-per-wasted", 0.05, "cost of one transport closed while still healthy")
 	horizon := fs.Duration("horizon", 5*time.Minute, "give up on a client after this long")
@@ -154,6 +154,9 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 			return usagef("--mix: %q is not name=weight", kv)
 		}
 		if !slices.ContainsFunc(chosen, func(p sim.Profile) bool { return p.Name == name }) {
+			if !fs.given("mix") {
+				continue // the default mix keeps the profiles simulated
+			}
 			return usagef("--mix: profile %q is not among those simulated", name)
 		}
 		weights[name] = f
@@ -173,8 +176,8 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Recommendation = &rec
 		for _, p := range chosen {
-			r, err := sim.Recommend(cells, map[string]float64{p.Name: 1}, cost)
-			if err == nil {
+			connected := slices.ContainsFunc(cells, func(c sim.Cell) bool { return c.Profile == p.Name && c.Connected > 0 })
+			if r, err := sim.Recommend(cells, map[string]float64{p.Name: 1}, cost); err == nil && connected {
 				rep.BestByProfile[p.Name] = r.Best
 			}
 		}
@@ -198,11 +201,11 @@ func msText(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6,
 func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, cost sim.Cost) {
 	fmt.Fprintf(w, "Time to CONNECTED from a connect request, %d simulated clients per cell, seed %d.\n", rep.Clients, rep.Seed)
 	fmt.Fprintln(w, "o1…o5: share of the transport-fallback proposal's five outcomes (websocket-first only);")
-	fmt.Fprintln(w, "per connection: transports opened, HTTP opened, healthy transports thrown away, fallback-host requests, connectivity checks.")
+	fmt.Fprintln(w, "per connection: transports opened, HTTP opened, HTTP discarded while healthy, all transports discarded while healthy, fallback-host requests, connectivity checks.")
 	for _, p := range profiles {
 		fmt.Fprintf(w, "\n%s — %s\n", p.Name, p.Description)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "policy\tshort circuit\tconnected\tp50 ms\tp90 ms\tp99 ms\tmean ms\to1\to2\to3\to4\to5\topened\thttp\twasted\tfallback\tchecks\t")
+		fmt.Fprintln(tw, "policy\tshort circuit\tconnected\tp50 ms\tp90 ms\tp99 ms\tmean ms\to1\to2\to3\to4\to5\topened\thttp\thttp discarded\twasted\tfallback\tchecks\t")
 		for _, c := range rep.Cells {
 			if c.Profile != p.Name {
 				continue
@@ -219,7 +222,7 @@ func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, 
 					fmt.Fprint(tw, "-\t")
 				}
 			}
-			fmt.Fprintf(tw, "%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", c.Opened, c.HTTPOpened, c.Wasted, c.FallbackRequests, c.ConnectivityChecks)
+			fmt.Fprintf(tw, "%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", c.Opened, c.HTTPOpened, c.HTTPWasted, c.Wasted, c.FallbackRequests, c.ConnectivityChecks)
 		}
 		tw.Flush()
 	}
