@@ -2,7 +2,6 @@ package reconnect
 
 import (
 	"math"
-	"strconv"
 	"time"
 )
 
@@ -30,17 +29,9 @@ const (
 )
 
 // String returns "websocket-first", "http-first" or "websocket-check".
-func (p Policy) String() string {
-	switch p {
-	case PolicyWebSocketFirst:
-		return "websocket-first"
-	case PolicyHTTPFirst:
-		return "http-first"
-	case PolicyWebSocketCheck:
-		return "websocket-check"
-	}
-	return "Policy(" + strconv.Itoa(int(p)) + ")"
-}
+func (p Policy) String() string { return enumName(policyNames[:], int(p), "Policy") }
+
+var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocket-check"}
 
 // Config configures an Engine. Its zero value is not valid: start from
 // DefaultConfig.

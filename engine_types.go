@@ -33,11 +33,15 @@ const (
 var stateNames = [numStates]string{"initialized", "connecting", "connected", "disconnected", "suspended", "closing", "closed", "failed"}
 
 // String returns the state's lower-case name, e.g. "connecting".
-func (s State) String() string {
-	if s < numStates {
-		return stateNames[s]
+func (s State) String() string { return enumName(stateNames[:], int(s), "State") }
+
+// enumName is the String of every enum in the package: the name at index
+// i, or "Type(i)" for a value outside the enum.
+func enumName(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) && names[i] != "" {
+		return names[i]
 	}
-	return "State(" + strconv.Itoa(int(s)) + ")"
+	return typ + "(" + strconv.Itoa(i) + ")"
 }
 
 // Reason says why a state change happened.
@@ -82,12 +86,7 @@ var reasonNames = [numReasons]string{"none", "connect-requested", "retry", "reco
 	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal"}
 
 // String returns the reason's name, e.g. "connect-failed".
-func (r Reason) String() string {
-	if r < numReasons {
-		return reasonNames[r]
-	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
-}
+func (r Reason) String() string { return enumName(reasonNames[:], int(r), "Reason") }
 
 // TransportID names one transport the engine opened. IDs are 1, 2, 3, … in
 // the order the engine opens transports; 0 is never a transport.
@@ -144,12 +143,7 @@ var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "co
 	"connectivity", "network-up", "network-down", "fatal", "websocket-check"}
 
 // String returns the kind's name, e.g. "viable".
-func (k EventKind) String() string {
-	if k < numEventKinds {
-		return eventNames[k]
-	}
-	return "EventKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k EventKind) String() string { return enumName(eventNames[:], int(k), "EventKind") }
 
 // Event is one thing that happened, fed to Engine.Step with the time it
 // happened. Only the fields its Kind names are read.
@@ -192,12 +186,7 @@ const (
 var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up"}
 
 // String returns the kind's name, e.g. "short-circuit".
-func (k TimerKind) String() string {
-	if k < numTimerKinds {
-		return timerNames[k]
-	}
-	return "TimerKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }
 
 // ActionKind is the kind of an Action.
 type ActionKind uint8
@@ -235,12 +224,7 @@ const (
 var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket"}
 
 // String returns the kind's short name, e.g. "open".
-func (k ActionKind) String() string {
-	if k > 0 && k < numActionKinds {
-		return actionNames[k]
-	}
-	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k ActionKind) String() string { return enumName(actionNames[:], int(k), "ActionKind") }
 
 // Action is one thing the SDK must do. Only the fields its Kind names are
 // set.

@@ -1,9 +1,6 @@
 package reconnect
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // Transport is a kind of realtime transport. The zero value, NoTransport,
 // stands for an empty slot ("nothing pending", "nothing active").
@@ -23,17 +20,9 @@ const (
 
 // String returns "none", "websocket" or "http", and "Transport(N)" for a
 // value outside the enum.
-func (t Transport) String() string {
-	switch t {
-	case NoTransport:
-		return "none"
-	case WebSocket:
-		return "websocket"
-	case HTTP:
-		return "http"
-	}
-	return "Transport(" + strconv.Itoa(int(t)) + ")"
-}
+func (t Transport) String() string { return enumName(transportNames[:], int(t), "Transport") }
+
+var transportNames = [...]string{"none", "websocket", "http"}
 
 // Mode is the connection mode a transport was opened with.
 type Mode uint8
@@ -52,19 +41,9 @@ const (
 
 // String returns "clean", "resume", "recover" or "upgrade", and "Mode(N)"
 // for a value outside the enum.
-func (m Mode) String() string {
-	switch m {
-	case ModeClean:
-		return "clean"
-	case ModeResume:
-		return "resume"
-	case ModeRecover:
-		return "recover"
-	case ModeUpgrade:
-		return "upgrade"
-	}
-	return "Mode(" + strconv.Itoa(int(m)) + ")"
-}
+func (m Mode) String() string { return enumName(modeNames[:], int(m), "Mode") }
+
+var modeNames = [...]string{"clean", "resume", "recover", "upgrade"}
 
 // Decision is what the connection manager does with a transport that has
 // just become viable (the candidate), per the setTransportPending table.
@@ -83,17 +62,9 @@ const (
 
 // String returns "proceed", "discard-candidate" or "replace-pending", and
 // "Decision(N)" for a value outside the enum.
-func (d Decision) String() string {
-	switch d {
-	case Proceed:
-		return "proceed"
-	case DiscardCandidate:
-		return "discard-candidate"
-	case ReplacePending:
-		return "replace-pending"
-	}
-	return "Decision(" + strconv.Itoa(int(d)) + ")"
-}
+func (d Decision) String() string { return enumName(decisionNames[:], int(d), "Decision") }
+
+var decisionNames = [...]string{"proceed", "discard-candidate", "replace-pending"}
 
 // PendingRow is one row of the setTransportPending table: a combination of
 // the candidate transport, its mode, the pending and the active transport,

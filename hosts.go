@@ -250,7 +250,7 @@ func (k FailureKind) String() string {
 	if k < numFailureKinds {
 		return fallbackTable[k].name
 	}
-	return "FailureKind(" + strconv.Itoa(int(k)) + ")"
+	return enumName(nil, int(k), "FailureKind")
 }
 
 // Failure describes one failed request or connection attempt to a host.

@@ -12,8 +12,8 @@ import (
 // order, and the reachability argument as a predicate, written apart from
 // the table literal in fallback.go so that each checks the other.
 
-var transportNames = []string{"none", "websocket", "http"}
-var modeNames = []string{"clean", "resume", "recover", "upgrade"}
+var oracleTransports = []string{"none", "websocket", "http"}
+var oracleModes = []string{"clean", "resume", "recover", "upgrade"}
 
 type pendingRule struct {
 	rule     int
@@ -121,10 +121,10 @@ func buildTransportFixture() transportFile {
 			"the upgrade step opens a websocket in upgrade mode on the same host when http has just been activated and a websocket is available",
 		},
 	}
-	for _, c := range transportNames {
-		for _, m := range modeNames {
-			for _, p := range transportNames {
-				for _, a := range transportNames {
+	for _, c := range oracleTransports {
+		for _, m := range oracleModes {
+			for _, p := range oracleTransports {
+				for _, a := range oracleTransports {
 					d, r := oracleDecide(c, m, p, a)
 					f.Items = append(f.Items, transportItem{
 						ID: fmt.Sprintf("pending-%s-%s-%s-%s", c, m, p, a), Spec: "setTransportPending", Function: "decidePending",
@@ -164,8 +164,8 @@ func buildTransportFixture() transportFile {
 	for _, fn := range []string{"httpOnWebSocketFailure", "httpOnShortCircuit"} {
 		for _, h := range []bool{true, false} {
 			for _, started := range []bool{false, true} {
-				for _, p := range transportNames {
-					for _, a := range transportNames {
+				for _, p := range oracleTransports {
+					for _, a := range oracleTransports {
 						f.Items = append(f.Items, transportItem{
 							ID:   fmt.Sprintf("%s-http%t-started%t-%s-%s", fn, h, started, p, a),
 							Spec: "chooseTransport", Function: fn,
@@ -178,7 +178,7 @@ func buildTransportFixture() transportFile {
 		}
 	}
 	// The upgrade step.
-	for _, act := range transportNames {
+	for _, act := range oracleTransports {
 		for _, ws := range []bool{true, false} {
 			want, mode := "none", "clean"
 			if act == "http" && ws {
@@ -213,13 +213,13 @@ func parseEnum(t *testing.T, names []string, s string) uint8 {
 func TestFixtureTransportAgainstFunctions(t *testing.T) {
 	var f transportFile
 	loadFixture(t, "transport.json", &f)
-	tr := func(s string) Transport { return Transport(parseEnum(t, transportNames, s)) }
+	tr := func(s string) Transport { return Transport(parseEnum(t, oracleTransports, s)) }
 	combos := 0
 	for _, it := range f.Items {
 		switch it.Function {
 		case "decidePending":
 			combos++
-			d, r := DecidePending(tr(it.Candidate), Mode(parseEnum(t, modeNames, it.Mode)), tr(it.Pending), tr(it.Active))
+			d, r := DecidePending(tr(it.Candidate), Mode(parseEnum(t, oracleModes, it.Mode)), tr(it.Pending), tr(it.Active))
 			if d.String() != it.ExpectedDecision || r != *it.ExpectedRule {
 				t.Errorf("%s: DecidePending = (%v, %d), want (%s, %d)", it.ID, d, r, it.ExpectedDecision, *it.ExpectedRule)
 			}
