@@ -71,9 +71,7 @@ func DefaultConfig() Config {
 // Validate reports the first invalid field of c as a *FieldError, or nil.
 func (c Config) Validate() error {
 	if err := c.Timeouts.Validate(); err != nil {
-		fe := *err.(*FieldError)
-		fe.Field = "Config." + fe.Field
-		return &fe
+		return inConfig(err)
 	}
 	switch {
 	case c.ShortCircuit < 0:
@@ -88,11 +86,16 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
 	}
 	if _, err := ResolveHosts(c.Endpoint); err != nil {
-		fe := *err.(*FieldError)
-		fe.Field = "Config." + fe.Field
-		return &fe
+		return inConfig(err)
 	}
 	return nil
+}
+
+// inConfig names a nested field's *FieldError from Config.
+func inConfig(err error) error {
+	fe := *err.(*FieldError)
+	fe.Field = "Config." + fe.Field
+	return &fe
 }
 
 // The timers of PolicyWebSocketCheck, as the JavaScript SDK that ships it

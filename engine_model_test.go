@@ -393,3 +393,25 @@ func TestEngineResetBehavesLikeANewEngine(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigValidateNamesTheField(t *testing.T) {
+	for _, c := range []struct {
+		mutate func(*Config)
+		field  string
+	}{
+		{func(c *Config) { c.Timeouts.HTTPOpen = 0 }, "Config.Timeouts.HTTPOpen"},
+		{func(c *Config) { c.ShortCircuit = -1 }, "Config.ShortCircuit"},
+		{func(c *Config) { c.Transports = Availability{} }, "Config.Transports"},
+		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
+		{func(c *Config) { c.SlowTimeout = -1 }, "Config.SlowTimeout"},
+		{func(c *Config) { c.GiveUpTimeout = -1 }, "Config.GiveUpTimeout"},
+		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.EndpointOptions.Endpoint"},
+	} {
+		cfg := DefaultConfig()
+		c.mutate(&cfg)
+		_, err := NewEngine(cfg)
+		if fe, ok := err.(*FieldError); !ok || fe.Field != c.field {
+			t.Errorf("NewEngine: %v, want a *FieldError naming %s", err, c.field)
+		}
+	}
+}
