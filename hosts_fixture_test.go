@@ -55,7 +55,7 @@ var endpointCases = []endpointCase{
 	{id: "invalid-fallback-host-is-primary", endpoint: "rt.example.com", fallbackHosts: []string{"rt.example.com"}, errField: "EndpointOptions.FallbackHosts[0]"},
 }
 
-// qualifying is SPEC.md §3's list of qualifying failures as data: a kind
+// qualifying is the list of qualifying failures (RSC15l, RTN17f) as data: a kind
 // qualifies always, never, or for a status range; CloudFront widens
 // http-status to every status from 400.
 var qualifying = map[string]struct {
@@ -77,7 +77,7 @@ func oracleQualifies(kind string, status int, server string) bool {
 	return q.always || (q.lo <= status && status <= q.hi) || (q.cloudFront && server == "CloudFront" && status >= 400)
 }
 
-// connectivityAnswers: the Decision of SPEC.md §3 (2xx, trimmed body exactly
+// connectivityAnswers: the decided rule (2xx, trimmed body exactly
 // "yes"), one expectation per case.
 var connectivityAnswers = []struct {
 	id     string

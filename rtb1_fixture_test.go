@@ -12,7 +12,8 @@ import (
 
 // ---- The oracle ----------------------------------------------------------
 //
-// The oracle computes RTB1 from SPEC.md §1 with exact rational arithmetic
+// The oracle computes RTB1 from its definition and this package's decisions
+// (doc.go) with exact rational arithmetic
 // (math/big.Rat). The spec defines the arithmetic as float64 in the order
 // initial × backoff × jitter; the oracle therefore rounds to the nearest
 // float64 (ties to even, as IEEE 754 does) exactly where that definition
@@ -58,7 +59,7 @@ func oracleCoefficientExact(n int64) string {
 	return c.RatString()
 }
 
-// oracleClamp is the SPEC's clamping rule for u: into [0, 1], NaN as 0.
+// oracleClamp is the decided clamping rule for u: into [0, 1], NaN as 0.
 func oracleClamp(u float64) *big.Rat {
 	if math.IsNaN(u) || u <= 0 {
 		return new(big.Rat)

@@ -6,7 +6,7 @@ import (
 )
 
 // The scenario oracle: timelines of (time, event) with the exact actions
-// SPEC.md §2–§5 require, written by hand from the spec, never recorded from
+// the spec points and this package's decisions (doc.go) require, written by hand from them, never recorded from
 // the engine. Times are milliseconds from the scenario's start; defaults are
 // the spec's (short circuit 2 s, realtimeRequestTimeout 10 s,
 // httpRequestTimeout 10 s, connectionStateTtl 120 s,
@@ -126,7 +126,7 @@ func allScenarios() []scenario {
 	var out []scenario
 	add := func(s scenario) { out = append(out, s) }
 
-	// ---- The proposal's five outcomes (SPEC.md §2) ----
+	// ---- The transport-fallback proposal's five outcomes ----
 
 	add(scenario{ID: "outcome-1-websocket-within-short-circuit", Spec: "transport-fallback",
 		Comment: "the websocket connects within the short circuit: only the websocket is used",
@@ -199,7 +199,7 @@ func allScenarios() []scenario {
 			{AtMs: 12200, Event: "timer connect T3", Expect: []string{disposeT(3)}, ExpectState: "connected"},
 		}})
 
-	// ---- Host fallback (SPEC.md §3) ----
+	// ---- Host fallback (RTN17, RSC15) ----
 
 	add(scenario{ID: "fallback-order-through-every-step", Spec: "RTN17",
 		Comment: "websocket on the primary, HTTP on the primary, the connectivity check, HTTP on fallback hosts in random order " +
@@ -275,7 +275,7 @@ func allScenarios() []scenario {
 				stateRetry("connecting", "disconnected", "connect-failed", 12000), timerAt("retry", 24000))},
 		}})
 
-	// ---- RTB1 retries, SUSPENDED (SPEC.md §1, §4) ----
+	// ---- RTB1 retries, SUSPENDED (RTB1, RTN14d, RTN14e) ----
 
 	seq := []scenarioStep{connectAt0(H)}
 	at, t := int64(10), 1

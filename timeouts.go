@@ -42,7 +42,7 @@ type Timeouts struct {
 	FallbackRetry time.Duration
 }
 
-// DefaultTimeouts returns the spec's default values (SPEC.md §1).
+// DefaultTimeouts returns the features spec's default values (TO3l*, DF1a).
 func DefaultTimeouts() Timeouts {
 	return Timeouts{
 		DisconnectedRetry:    15 * time.Second,

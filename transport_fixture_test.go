@@ -8,7 +8,7 @@ import (
 
 // ---- The oracle ----------------------------------------------------------
 //
-// The setTransportPending rules of SPEC.md §2 as predicates applied in
+// The setTransportPending rules of the transport-fallback proposal as predicates applied in
 // order, and the reachability argument as a predicate, written apart from
 // the table literal in fallback.go so that each checks the other.
 
