@@ -125,8 +125,7 @@ const (
 )
 
 const (
-	maxTransports = 4  // short-circuit websocket, flow transport, upgrade websocket, and one spare
-	maxTimers     = 10 // at most 8 are live at once: state TTL, short circuit, slow, give-up, check and three connect timeouts
+	maxTransports = 4 // short-circuit websocket, flow transport, upgrade websocket, and one spare
 	// immediateReconnectGap is the least time between two immediate
 	// reconnects after unexpected drops (RTN15a; one a second).
 	immediateReconnectGap = time.Second
@@ -160,12 +159,6 @@ type transportSlot struct {
 	timeout TimerID
 }
 
-type timerSlot struct {
-	id        TimerID
-	purpose   TimerKind
-	transport TransportID
-}
-
 // Engine is the sans-IO connection state machine: it composes the RTB1
 // retry delays, the websocket-first transport choice with its
 // setTransportPending table, and the host fallback flow with its
@@ -197,9 +190,11 @@ type Engine struct {
 	hadReconnect  bool
 
 	transports [maxTransports]transportSlot
-	timers     [maxTimers]timerSlot
-	lastTport  TransportID
-	lastTimer  TimerID
+	// singles holds the live timer of each kind but TimerConnect, whose
+	// timers live in their transport's slot: at most one of each.
+	singles   [numTimerKinds]TimerID
+	lastTport TransportID
+	lastTimer TimerID
 
 	// The current attempt.
 	flow        Transport // the transport that walks the hosts
@@ -534,8 +529,7 @@ func kindOf(s *transportSlot) Transport {
 
 // activate makes the pending transport s active.
 func (e *Engine) activate(out []Action, s *transportSlot) []Action {
-	out = e.cancelTimer(out, s.timeout)
-	s.timeout = 0
+	out = e.cancelConnectTimer(out, s)
 	if prev := e.find(slotActive); prev != nil {
 		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
 	}
@@ -617,12 +611,7 @@ func (e *Engine) onDrop(out []Action, f Failure) []Action {
 // ---- timers ------------------------------------------------------------------
 
 func (e *Engine) onTimer(out []Action, id TimerID) []Action {
-	t := e.timer(id)
-	if t == nil {
-		return out
-	}
-	p, tid := t.purpose, t.transport
-	*t = timerSlot{}
+	p, s := e.takeTimer(id)
 	switch p {
 	case TimerShortCircuit:
 		st := TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
@@ -632,10 +621,7 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		}
 		return e.maybeEndAttempt(out)
 	case TimerConnect:
-		if s := e.slot(tid); s != nil {
-			s.timeout = 0
-			return e.onTransportLost(out, s, Failure{Kind: FailureTimeout})
-		}
+		return e.onTransportLost(out, s, Failure{Kind: FailureTimeout})
 	case TimerRetry:
 		if e.state == Disconnected || e.state == Suspended {
 			return e.startAttempt(out, ReasonRetry)
@@ -719,8 +705,8 @@ func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Du
 // stopAll disposes every transport and cancels every timer.
 func (e *Engine) stopAll(out []Action) []Action {
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	for i := range e.timers {
-		out = e.cancelTimer(out, e.timers[i].id)
+	for k := range e.singles {
+		out = e.cancelKind(out, TimerKind(k))
 	}
 	e.check = checkNone
 	return out
@@ -743,7 +729,7 @@ func (e *Engine) open(out []Action, k Transport, host string, m Mode, r role) []
 }
 
 func (e *Engine) dispose(out []Action, s *transportSlot) []Action {
-	out = e.cancelTimer(out, s.timeout)
+	out = e.cancelConnectTimer(out, s)
 	out = append(out, Action{Kind: ActionDisposeTransport, Transport: s.id})
 	*s = transportSlot{}
 	return out
@@ -781,63 +767,66 @@ func (e *Engine) find(st transportStatus) *transportSlot {
 	return nil
 }
 
-// startTimer starts a timer of purpose p due after d, replacing a running
-// timer of the same purpose (other than per-transport timers).
-func (e *Engine) startTimer(out []Action, p TimerKind, d time.Duration, tid TransportID) []Action {
-	if p != TimerConnect {
-		out = e.cancelTimers(out, p)
+// startTimer starts a timer of kind k due after d, replacing the running
+// timer of that kind; a TimerConnect belongs to transport tid, and the
+// caller records its ID (e.lastTimer) in the transport's slot.
+func (e *Engine) startTimer(out []Action, k TimerKind, d time.Duration, tid TransportID) []Action {
+	if k != TimerConnect {
+		out = e.cancelKind(out, k)
 	}
-	for i := range e.timers {
-		t := &e.timers[i]
-		if t.id != 0 {
-			continue
-		}
-		e.lastTimer++
-		*t = timerSlot{id: e.lastTimer, purpose: p, transport: tid}
-		return append(out, Action{Kind: ActionStartTimer, Timer: t.id, TimerKind: p, Transport: tid, Due: e.now.Add(d)})
+	e.lastTimer++
+	if k != TimerConnect {
+		e.singles[k] = e.lastTimer
 	}
-	return out // cannot happen: maxTimers exceeds the timers ever live at once
+	return append(out, Action{Kind: ActionStartTimer, Timer: e.lastTimer, TimerKind: k, Transport: tid, Due: e.now.Add(d)})
 }
 
-func (e *Engine) cancelTimer(out []Action, id TimerID) []Action {
-	if t := e.timer(id); t != nil {
-		out = append(out, Action{Kind: ActionCancelTimer, Timer: id, TimerKind: t.purpose, Transport: t.transport})
-		*t = timerSlot{}
+// cancelKind cancels the live timer of kind k, if any.
+func (e *Engine) cancelKind(out []Action, k TimerKind) []Action {
+	if id := e.singles[k]; id != 0 {
+		e.singles[k] = 0
+		out = append(out, Action{Kind: ActionCancelTimer, Timer: id, TimerKind: k})
 	}
 	return out
 }
 
-// cancelTimers cancels every live timer whose kind is among kinds.
+// cancelConnectTimer cancels transport s's connect timeout, if running.
+func (e *Engine) cancelConnectTimer(out []Action, s *transportSlot) []Action {
+	if s.timeout != 0 {
+		out = append(out, Action{Kind: ActionCancelTimer, Timer: s.timeout, TimerKind: TimerConnect, Transport: s.id})
+		s.timeout = 0
+	}
+	return out
+}
+
+// cancelTimers cancels the live timers of the given kinds (not
+// TimerConnect).
 func (e *Engine) cancelTimers(out []Action, kinds ...TimerKind) []Action {
-	var mask uint16
 	for _, k := range kinds {
-		mask |= 1 << k
-	}
-	for i := range e.timers {
-		if t := &e.timers[i]; t.id != 0 && mask&(1<<t.purpose) != 0 {
-			out = e.cancelTimer(out, t.id)
-		}
+		out = e.cancelKind(out, k)
 	}
 	return out
 }
 
-func (e *Engine) hasTimer(p TimerKind) bool {
-	for i := range e.timers {
-		if e.timers[i].id != 0 && e.timers[i].purpose == p {
-			return true
-		}
-	}
-	return false
-}
+func (e *Engine) hasTimer(k TimerKind) bool { return e.singles[k] != 0 }
 
-func (e *Engine) timer(id TimerID) *timerSlot {
+// takeTimer forgets the live timer id and returns its kind (and, for a
+// TimerConnect, its transport); an unknown id gives kind 0.
+func (e *Engine) takeTimer(id TimerID) (TimerKind, *transportSlot) {
 	if id == 0 {
-		return nil
+		return 0, nil
 	}
-	for i := range e.timers {
-		if e.timers[i].id == id {
-			return &e.timers[i]
+	for k, t := range e.singles {
+		if t == id {
+			e.singles[k] = 0
+			return TimerKind(k), nil
 		}
 	}
-	return nil
+	for i := range e.transports {
+		if s := &e.transports[i]; s.timeout == id && s.status != slotFree {
+			s.timeout = 0
+			return TimerConnect, s
+		}
+	}
+	return 0, nil
 }

@@ -22,10 +22,13 @@ func JitterCoefficient(u float64) float64 {
 
 // clampUnit clamps u into [0, 1], mapping NaN to 0.
 func clampUnit(u float64) float64 {
-	if !(u > 0) { // negative, zero, −Inf or NaN
+	switch {
+	case !(u > 0): // negative, zero, −Inf or NaN
 		return 0
+	case u > 1: // a plain comparison: the builtin min pays for NaN and −0 handling
+		return 1
 	}
-	return min(u, 1)
+	return u
 }
 
 // Source is a source of uniform draws in [0, 1]: anything with a Float64
