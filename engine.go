@@ -520,6 +520,12 @@ func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
 	return out
 }
 
+// transportState is what the transport-choice steps look at in this attempt.
+func (e *Engine) transportState() TransportState {
+	return TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
+		Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
+}
+
 func kindOf(s *transportSlot) Transport {
 	if s == nil {
 		return NoTransport
@@ -572,9 +578,7 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 	}
 	switch r {
 	case roleShortCircuit:
-		st := TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
-			Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
-		if HTTPOnWebSocketFailure(st) {
+		if HTTPOnWebSocketFailure(e.transportState()) {
 			return e.startFlow(out)
 		}
 	case roleFlow:
@@ -614,9 +618,7 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 	p, s := e.takeTimer(id)
 	switch p {
 	case TimerShortCircuit:
-		st := TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
-			Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
-		if HTTPOnShortCircuit(st) {
+		if HTTPOnShortCircuit(e.transportState()) {
 			return e.startFlow(out)
 		}
 		return e.maybeEndAttempt(out)

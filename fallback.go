@@ -138,8 +138,14 @@ func DecidePending(candidate Transport, mode Mode, pending, active Transport) (D
 	if candidate >= numTransports || mode >= numModes || pending >= numTransports || active >= numTransports {
 		return DiscardCandidate, 0
 	}
-	r := &pendingTable[((int(candidate)*numModes+int(mode))*numTransports+int(pending))*numTransports+int(active)]
+	r := &pendingTable[pendingIndex(candidate, mode, pending, active)]
 	return r.Decision, r.Rule
+}
+
+// pendingIndex is the row of (c, m, p, a) in the table; the arguments must
+// be in range.
+func pendingIndex(c Transport, m Mode, p, a Transport) int {
+	return ((int(c)*numModes+int(m))*numTransports+int(p))*numTransports + int(a)
 }
 
 // pendingTable is the setTransportPending table, row by row.

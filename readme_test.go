@@ -13,7 +13,7 @@ import (
 func renderPendingGrid(t *testing.T) string {
 	tab := PendingTable()
 	cell := func(c Transport, m Mode, p, a Transport) string {
-		r := tab[((int(c)*numModes+int(m))*numTransports+int(p))*numTransports+int(a)]
+		r := tab[pendingIndex(c, m, p, a)]
 		s := fmt.Sprintf("%s (%d)", r.Decision, r.Rule)
 		if !r.Reachable {
 			s = "_" + s + "_"

@@ -124,7 +124,7 @@ func (m *transportModel) fireTimer() error {
 func (m *transportModel) viable(i int) (PendingRow, error) {
 	x := &m.ts[i]
 	p, a := m.slot(pendingS), m.slot(activeS)
-	row := PendingTable()[((int(x.kind)*numModes+int(x.mode))*numTransports+int(m.kindAt(p)))*numTransports+int(m.kindAt(a))]
+	row := PendingTable()[pendingIndex(x.kind, x.mode, m.kindAt(p), m.kindAt(a))]
 	d, rule := DecidePending(x.kind, x.mode, m.kindAt(p), m.kindAt(a))
 	switch d {
 	case DiscardCandidate:
