@@ -542,6 +542,22 @@ func allScenarios() []scenario {
 			{AtMs: 400, Event: "connect", Expect: nil, ExpectState: "connected"},
 		}})
 
+	// ---- Errors: every state change carries the failure that caused it ----
+
+	add(scenario{ID: "errors-the-last-failure-of-the-attempt", Spec: "RTN4f",
+		Comment: "the websocket's host does not resolve, then HTTP fails with a failure of kind other (which does not qualify): " +
+			"DISCONNECTED carries other, not the earlier dns; the retry's CONNECTING and the CONNECTED that follows carry none",
+		Config: scenarioConfig{Endpoint: H},
+		Draws:  []float64{0},
+		Steps: []scenarioStep{
+			connectAt0(H),
+			{AtMs: 30, Event: "failed T1 dns", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", H, "clean"))},
+			{AtMs: 60, Event: "failed T2 other", Expect: cat(lost(2),
+				withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "other"), timerAt("retry", 15060))},
+			retryStep(15060, 3, H, "clean", "disconnected"),
+			{AtMs: 15100, Event: "connected T3", Expect: becomeConnected(3, true), ExpectState: "connected"},
+		}})
+
 	return out
 }
 
