@@ -15,10 +15,23 @@ type report struct {
 	f    reconnect.Failure
 }
 
-// recorder returns a Report that forwards to a channel.
-func recorder() (Report, chan report) {
+// chanReporter is a Reporter that forwards to a channel.
+type chanReporter chan report
+
+func (c chanReporter) Viable()    { c <- report{kind: reconnect.EventTransportViable} }
+func (c chanReporter) Connected() { c <- report{kind: reconnect.EventTransportConnected} }
+func (c chanReporter) Failed(f reconnect.Failure) {
+	c <- report{reconnect.EventTransportFailed, f}
+}
+func (c chanReporter) Closed(f reconnect.Failure) {
+	c <- report{reconnect.EventTransportClosed, f}
+}
+func (c chanReporter) Fatal(f reconnect.Failure) { c <- report{reconnect.EventFatal, f} }
+
+// recorder returns a Reporter that forwards to a channel.
+func recorder() (Reporter, chan report) {
 	ch := make(chan report, 16)
-	return func(k reconnect.EventKind, f reconnect.Failure) { ch <- report{k, f} }, ch
+	return chanReporter(ch), ch
 }
 
 // next waits for the next report (at most 5 s: generous for a loaded

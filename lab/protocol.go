@@ -28,6 +28,8 @@ const (
 const (
 	msgConnected    = "CONNECTED"    // CONNECTED <connection id>
 	msgDisconnected = "DISCONNECTED" // DISCONNECTED <status>
+	msgClose        = "CLOSE"        // client to server: please close
+	msgClosed       = "CLOSED"       // server to client: closed as asked
 )
 
 // message is a parsed protocol message.
@@ -44,6 +46,10 @@ func parseMessage(s string) message {
 	case msgConnected:
 		if arg != "" {
 			return message{kind: kind, id: arg}
+		}
+	case msgClose, msgClosed:
+		if arg == "" {
+			return message{kind: kind}
 		}
 	case msgDisconnected:
 		if st, err := strconv.Atoi(arg); err == nil && st >= 0 && st <= 999 {

@@ -153,6 +153,10 @@ func (s *Server) serveRecv(h *host, w http.ResponseWriter, r *http.Request) {
 	case <-t.C:
 		w.WriteHeader(http.StatusNoContent)
 	case <-r.Context().Done():
+		// The client went away: the session is over.
+		if s.session.finish(x, 0, true) {
+			s.event(h, reconnect.HTTP, x.id, "closed", "")
+		}
 	case <-s.stop:
 		panic(http.ErrAbortHandler)
 	case <-x.end:
@@ -167,7 +171,8 @@ func (s *Server) serveRecv(h *host, w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveClose ends a session at the client's request.
+// serveClose ends a session at the client's request: with the CLOSED
+// line, or with nothing for an abort ("abort=1").
 func (s *Server) serveClose(h *host, w http.ResponseWriter, r *http.Request) {
 	x := s.session.get(r.URL.Query().Get("session"))
 	if x == nil {
@@ -177,5 +182,9 @@ func (s *Server) serveClose(h *host, w http.ResponseWriter, r *http.Request) {
 	if s.session.finish(x, 0, true) {
 		s.event(h, reconnect.HTTP, x.id, "closed", "")
 	}
-	w.WriteHeader(http.StatusNoContent)
+	if r.URL.Query().Get("abort") != "" {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	_, _ = w.Write([]byte(msgClosed + "\n"))
 }

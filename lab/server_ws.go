@@ -96,21 +96,45 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		ev("killed")
 		return
 	}
-	// Read in the background so that the client's close is seen.
+	// Read in the background: the client's CLOSE, or its going away.
 	cctx, cancel := context.WithCancel(context.Background())
+	closeAsked := make(chan struct{}, 1)
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		defer cancel()
 		for {
-			if _, _, err := c.Read(cctx); err != nil {
+			_, data, err := c.Read(cctx)
+			if err != nil {
+				cancel()
+				return
+			}
+			if parseMessage(string(data)).kind == msgClose {
+				closeAsked <- struct{}{}
 				return
 			}
 		}
 	}()
 	defer func() { cancel(); _ = c.CloseNow(); <-readDone }()
-	if !s.wait(cctx, l/4) {
-		ev("closed")
+	// pause waits d; false means the connection ended meanwhile (and
+	// says how).
+	pause := func(d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return true
+		case <-closeAsked:
+			_ = c.Write(cctx, websocket.MessageText, []byte(msgClosed))
+			_ = c.Close(websocket.StatusNormalClosure, "")
+			ev("closed")
+		case <-cctx.Done():
+			ev("closed")
+		case <-s.stop:
+			ev("dropped")
+		}
+		return false
+	}
+	if !pause(l / 4) {
 		return
 	}
 	if c.Write(cctx, websocket.MessageText, []byte(msgConnected+" "+id)) != nil {
@@ -122,13 +146,11 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		ev("killed")
 		return
 	}
-	if hf.DropAfter <= 0 {
-		s.wait(cctx, time.Duration(1<<62))
-		ev("closed")
-		return
+	dropAfter := hf.DropAfter
+	if dropAfter <= 0 {
+		dropAfter = time.Duration(1 << 62)
 	}
-	if !s.wait(cctx, hf.DropAfter) {
-		ev("closed")
+	if !pause(dropAfter) {
 		return
 	}
 	if hf.DisconnectStatus > 0 {

@@ -16,26 +16,34 @@ import (
 // DialFunc connects to "name:port"; Server.DialContext is one.
 type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
 
-// Report receives a transport's events: EventTransportViable,
-// EventTransportConnected, then at most one of EventTransportFailed
-// (before CONNECTED) or EventTransportClosed (after it, or after Close),
-// with the Failure that caused it (zero for a close asked for by Close).
-// It is called from the transport's own goroutine, one call at a time.
-type Report func(kind reconnect.EventKind, f reconnect.Failure)
+// Reporter receives one transport's events; it has the method set of the
+// runner's Reporter, whose documentation says when each is due. A lab
+// transport calls it from its own goroutine, one call at a time: Viable,
+// Connected, then at most one of Failed (before viable) or Closed (after
+// it); nothing after Close.
+type Reporter interface {
+	Viable()
+	Connected()
+	Failed(reconnect.Failure)
+	Closed(reconnect.Failure)
+	Fatal(reconnect.Failure)
+}
 
-// Conn is one open transport.
+// Conn is one open lab transport.
 type Conn interface {
-	// Close closes the transport: a websocket close handshake, or the
-	// long-poll session's close request. It does not block; the transport
-	// reports EventTransportClosed with a zero Failure when done, unless it
-	// had already failed or closed. Calling it again does nothing.
+	// RequestClose sends the protocol's CLOSE; the transport reports
+	// Closed with a zero Failure when the server's CLOSED arrives.
+	RequestClose()
+	// Close closes the transport at once (the websocket without a close
+	// handshake; the long-poll session with an abort request, bounded by a
+	// second) and reports nothing more. It does not block.
 	Close()
 	// Done is closed once the transport's goroutines have ended.
 	Done() <-chan struct{}
 }
 
-// Client opens lab transports through Dial. Its zero value is not usable;
-// its methods are safe for concurrent use.
+// Client opens lab transports through Dial. Its methods are safe for
+// concurrent use.
 type Client struct {
 	Dial DialFunc
 	// PollTimeout bounds one long poll's wait for the server's answer;
@@ -43,13 +51,13 @@ type Client struct {
 	PollTimeout time.Duration
 }
 
-// Open opens a transport of kind k to host in mode m; report receives its
+// Open opens a transport of kind k to host in mode m; rep receives its
 // events. It returns at once; the connection proceeds in the background.
-func (c *Client) Open(k reconnect.Transport, host string, m reconnect.Mode, report Report) Conn {
+func (c *Client) Open(k reconnect.Transport, host string, m reconnect.Mode, rep Reporter) Conn {
 	if k == reconnect.WebSocket {
-		return c.openWebSocket(host, m, report)
+		return c.openWebSocket(host, m, rep)
 	}
-	return c.openLongPoll(host, m, report)
+	return c.openLongPoll(host, m, rep)
 }
 
 // CheckConnectivity GETs url and reports whether the answer says the
@@ -74,7 +82,6 @@ func (c *Client) CheckConnectivity(ctx context.Context, url string) bool {
 // Failure the engine's host-fallback rules read.
 func classify(err error, resp *http.Response) reconnect.Failure {
 	var dns *net.DNSError
-	var ne net.Error
 	switch {
 	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && resp.StatusCode != http.StatusOK:
 		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: resp.StatusCode, Server: resp.Header.Get("Server")}
@@ -82,70 +89,61 @@ func classify(err error, resp *http.Response) reconnect.Failure {
 		return reconnect.Failure{Kind: reconnect.FailureDNS}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return reconnect.Failure{Kind: reconnect.FailureRefused}
-	case errors.As(err, &ne) && ne.Timeout():
-		return reconnect.Failure{Kind: reconnect.FailureTimeout}
 	}
 	return reconnect.Failure{Kind: reconnect.FailureUnreachable}
 }
 
 // lifecycle is what both transports share: the report gate (viable and
-// connected at most once, one final event), the close request and the
-// done signal.
+// connected at most once, one final event, nothing after Close), the close
+// request and the done signal. Only the transport's goroutine reports.
 type lifecycle struct {
-	report    Report
-	ctx       context.Context
+	rep       Reporter
+	ctx       context.Context // done after Close
 	cancel    context.CancelFunc
 	closeReq  chan struct{}
-	closeOnce sync.Once
+	reqOnce   sync.Once
 	done      chan struct{}
+	viableNow bool
 	connected bool
 	ended     bool
 }
 
-func newLifecycle(report Report) *lifecycle {
+func newLifecycle(rep Reporter) *lifecycle {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &lifecycle{report: report, ctx: ctx, cancel: cancel, closeReq: make(chan struct{}), done: make(chan struct{})}
+	return &lifecycle{rep: rep, ctx: ctx, cancel: cancel, closeReq: make(chan struct{}), done: make(chan struct{})}
 }
 
-func (l *lifecycle) Close()                { l.closeOnce.Do(func() { close(l.closeReq) }) }
+func (l *lifecycle) RequestClose()         { l.reqOnce.Do(func() { close(l.closeReq) }) }
+func (l *lifecycle) Close()                { l.cancel() }
 func (l *lifecycle) Done() <-chan struct{} { return l.done }
 
-// closing reports whether Close was called.
-func (l *lifecycle) closing() bool {
-	select {
-	case <-l.closeReq:
-		return true
-	default:
-		return false
-	}
-}
+// live reports whether reports still go out.
+func (l *lifecycle) live() bool { return !l.ended && l.ctx.Err() == nil }
 
 func (l *lifecycle) viable() {
-	if !l.ended {
-		l.report(reconnect.EventTransportViable, reconnect.Failure{})
+	if l.live() && !l.viableNow {
+		l.viableNow = true
+		l.rep.Viable()
 	}
 }
 
 func (l *lifecycle) connectedNow() {
-	if !l.ended && !l.connected {
+	if l.live() && !l.connected {
+		l.viable()
 		l.connected = true
-		l.report(reconnect.EventTransportConnected, reconnect.Failure{})
+		l.rep.Connected()
 	}
 }
 
-// end reports the final event once: closed after Close or CONNECTED,
-// failed before.
+// end reports the final event once: Failed before viable, Closed after.
 func (l *lifecycle) end(f reconnect.Failure) {
-	if l.ended {
+	if !l.live() {
 		return
 	}
 	l.ended = true
-	switch {
-	case l.closing():
-		l.report(reconnect.EventTransportClosed, reconnect.Failure{})
-	case l.connected:
-		l.report(reconnect.EventTransportClosed, f)
-	default:
-		l.report(reconnect.EventTransportFailed, f)
+	if l.viableNow {
+		l.rep.Closed(f)
+	} else {
+		l.rep.Failed(f)
 	}
 }

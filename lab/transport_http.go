@@ -13,44 +13,74 @@ import (
 // openLongPoll opens an HTTP long-poll session on host. Viable: the
 // connect request's 200 response headers arrived. Connected: its CONNECTED
 // line arrived. Then it polls until the session ends.
-func (c *Client) openLongPoll(host string, m reconnect.Mode, report Report) Conn {
-	l := newLifecycle(report)
+func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn {
+	l := newLifecycle(rep)
 	hc := &http.Client{Transport: &http.Transport{DialContext: c.Dial, MaxIdleConnsPerHost: 2}}
 	pollTimeout := c.PollTimeout
 	if pollTimeout <= 0 {
 		pollTimeout = 30 * time.Second
 	}
+	base := "http://" + host
 	go func() {
 		defer close(l.done)
 		defer hc.CloseIdleConnections()
-		defer l.cancel()
-		go func() {
-			select {
-			case <-l.closeReq:
-				l.cancel()
-			case <-l.ctx.Done():
-			}
-		}()
-		base := "http://" + host
 		id, f := connectLongPoll(l, hc, base+PathConnect+"?mode="+m.String())
 		if id == "" {
 			l.end(f)
 			return
 		}
-		f = pollLongPoll(l, hc, base+PathRecv+"?session="+id, pollTimeout)
-		if l.closing() {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			if req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+PathClose+"?session="+id, nil); err == nil {
-				if resp, err := hc.Do(req); err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
+		// The close request runs beside the poll.
+		closed := make(chan reconnect.Failure, 1)
+		closer := make(chan struct{})
+		ctx, cancel := context.WithCancel(l.ctx)
+		go func() {
+			defer close(closer)
+			select {
+			case <-l.closeReq:
+				if post(ctx, hc, base+PathClose+"?session="+id) == msgClosed {
+					closed <- reconnect.Failure{}
+					cancel()
 				}
+			case <-ctx.Done():
 			}
-			cancel()
+		}()
+		f = pollLongPoll(ctx, hc, base+PathRecv+"?session="+id, pollTimeout)
+		select {
+		case <-l.closeReq:
+			// The poll may end before the close request's answer is read.
+			<-closer
+		default:
+		}
+		cancel()
+		<-closer
+		select {
+		case f = <-closed:
+		default:
+		}
+		if l.ctx.Err() != nil {
+			// Closed by Close: abort the session, bounded by a second.
+			actx, acancel := context.WithTimeout(context.Background(), time.Second)
+			post(actx, hc, base+PathClose+"?session="+id+"&abort=1")
+			acancel()
 		}
 		l.end(f)
 	}()
 	return l
+}
+
+// post POSTs to url and returns the first line of the answer's body.
+func post(ctx context.Context, hc *http.Client, url string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return ""
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	line, _ := bufio.NewReader(io.LimitReader(resp.Body, 1<<10)).ReadString('\n')
+	return parseMessage(line).kind
 }
 
 // connectLongPoll makes the connect request and reads CONNECTED; it
@@ -79,11 +109,11 @@ func connectLongPoll(l *lifecycle, hc *http.Client, url string) (string, reconne
 }
 
 // pollLongPoll polls the session until it ends, and returns why.
-func pollLongPoll(l *lifecycle, hc *http.Client, url string, timeout time.Duration) reconnect.Failure {
+func pollLongPoll(ctx context.Context, hc *http.Client, url string, timeout time.Duration) reconnect.Failure {
 	lost := reconnect.Failure{Kind: reconnect.FailureUnreachable}
 	for {
-		ctx, cancel := context.WithTimeout(l.ctx, timeout)
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		pctx, cancel := context.WithTimeout(ctx, timeout)
+		req, err := http.NewRequestWithContext(pctx, http.MethodGet, url, nil)
 		if err != nil {
 			cancel()
 			return reconnect.Failure{Kind: reconnect.FailureOther}

@@ -19,11 +19,41 @@ func TestTransportsConnectAndClose(t *testing.T) {
 					t.Fatalf("got %v %v, want %v", r.kind, r.f, want)
 				}
 			}
-			conn.Close()
+			conn.RequestClose()
 			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f != (reconnect.Failure{}) {
-				t.Fatalf("after Close: %v %+v, want a clean close", r.kind, r.f)
+				t.Fatalf("after RequestClose: %v %+v, want a clean close", r.kind, r.f)
 			}
+			conn.Close()
 			waitDone(t, conn)
+		})
+	}
+}
+
+func TestCloseClosesOnTheWire(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			events := make(chan ServerEvent, 64)
+			s, c := newServer(t, Options{OnEvent: func(e ServerEvent) { events <- e }})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			next(t, ch)
+			next(t, ch)
+			conn.Close()
+			waitDone(t, conn)
+			deadline := time.After(5 * time.Second)
+			for seen := false; !seen; {
+				select {
+				case e := <-events:
+					seen = e.What == "closed"
+				case <-deadline:
+					t.Fatal("the server never saw the transport close")
+				}
+			}
+			select {
+			case r := <-ch:
+				t.Fatalf("a report after Close: %v", r.kind)
+			default:
+			}
 		})
 	}
 }
@@ -74,8 +104,8 @@ func TestTransportKilledAndDropped(t *testing.T) {
 			if r := next(t, ch); r.kind != reconnect.EventTransportViable {
 				t.Fatalf("got %v, want viable", r.kind)
 			}
-			if r := next(t, ch); r.kind != reconnect.EventTransportFailed {
-				t.Fatalf("got %v, want failed", r.kind)
+			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f.Kind != reconnect.FailureUnreachable {
+				t.Fatalf("got %v %v, want closed, unreachable", r.kind, r.f)
 			}
 			waitDone(t, conn)
 		})
@@ -110,9 +140,6 @@ func TestBlackholedTransportClosesOnRequest(t *testing.T) {
 			case <-time.After(100 * time.Millisecond):
 			}
 			conn.Close()
-			if r := next(t, ch); r.kind != reconnect.EventTransportClosed {
-				t.Fatalf("got %v, want closed", r.kind)
-			}
 			waitDone(t, conn)
 		})
 	}

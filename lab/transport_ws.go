@@ -11,8 +11,8 @@ import (
 
 // openWebSocket dials ws://host/ws?mode=m. Viable: the server answered
 // the upgrade with 101. Connected: its CONNECTED message arrived.
-func (c *Client) openWebSocket(host string, m reconnect.Mode, report Report) Conn {
-	l := newLifecycle(report)
+func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn {
+	l := newLifecycle(rep)
 	// The websocket library keeps the dial error only as text: keep the
 	// error itself, so that a refusal reads as one.
 	var dialErr error
@@ -24,18 +24,9 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, report Report) Con
 		}}}
 	go func() {
 		defer close(l.done)
-		defer l.cancel()
-		// A close before the handshake completes abandons it.
-		go func() {
-			select {
-			case <-l.closeReq:
-				l.cancel()
-			case <-l.ctx.Done():
-			}
-		}()
 		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String(),
 			&websocket.DialOptions{HTTPClient: hc})
-		if resp != nil && resp.Body != nil {
+		if resp != nil && resp.Body != nil && err != nil {
 			resp.Body.Close()
 		}
 		if err != nil {
@@ -45,32 +36,31 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, report Report) Con
 			l.end(classify(err, resp))
 			return
 		}
+		defer conn.CloseNow()
 		l.viable()
 		l.end(readWebSocket(l, conn))
 	}()
 	return l
 }
 
-// readWebSocket reads the server's messages until the connection ends,
-// and returns the failure that ended it.
+// readWebSocket reads the server's messages until the connection ends or
+// the transport is closed, and returns the failure that ended it. A
+// cancelled context makes the library drop the connection at once.
 func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
-	// The reads use their own context: cancelling the lifecycle's would
-	// drop the connection without the close handshake.
-	rctx, rcancel := context.WithCancel(context.Background())
-	defer rcancel()
-	closed := make(chan struct{})
+	ctx, cancel := context.WithCancel(l.ctx)
+	sent := make(chan struct{})
 	go func() {
-		defer close(closed)
+		defer close(sent)
 		select {
 		case <-l.closeReq:
-			_ = conn.Close(websocket.StatusNormalClosure, "")
-		case <-rctx.Done():
+			_ = conn.Write(ctx, websocket.MessageText, []byte(msgClose))
+		case <-ctx.Done():
 		}
 	}()
-	defer func() { rcancel(); _ = conn.CloseNow(); <-closed }()
+	defer func() { cancel(); <-sent }()
 	var fail reconnect.Failure
 	for {
-		_, data, err := conn.Read(rctx)
+		_, data, err := conn.Read(ctx)
 		if err != nil {
 			if fail.Kind == reconnect.FailureDisconnected {
 				return fail
@@ -82,6 +72,8 @@ func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
 			l.connectedNow()
 		case msgDisconnected:
 			fail = reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: msg.status}
+		case msgClosed:
+			return reconnect.Failure{}
 		}
 	}
 }
