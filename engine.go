@@ -51,8 +51,9 @@ type Engine struct {
 
 	state         State
 	now           time.Time
-	retries       int // attempt number of the last DISCONNECTED retry since the last reset
-	lastErr       Failure
+	retries       int     // attempt number of the last DISCONNECTED retry since the last reset
+	lastErr       Failure // what LastError returns
+	stateErr      Failure // the failure the change into the current state carried
 	everConnected bool
 	ttlExpired    bool // connectionStateTtl passed since the connection was last up
 	lastReconnect time.Time
@@ -66,6 +67,7 @@ type Engine struct {
 	lastTimer TimerID
 
 	// The current attempt.
+	attemptErr  Failure   // the last failure of one of its transports
 	flow        Transport // the transport that walks the hosts
 	flowStarted bool
 	flowHost    int // index into the host order of the flow's current host
@@ -111,8 +113,13 @@ func (e *Engine) State() State { return e.state }
 // DISCONNECTED. The immediate reconnect after a drop does not count.
 func (e *Engine) RetryCount() int { return e.retries }
 
-// LastError returns the last failure the engine was told of (the zero
-// Failure if none).
+// LastError returns the failure carried by the most recent state change
+// that carried one, like Connection.errorReason (RTN25): the zero Failure
+// once CONNECTED (which carries none, and clears it as the reference
+// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
+// FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
+// leave it as it was. Each ActionStateChange's own Failure is the error of
+// that change; prefer it when reporting a state change.
 func (e *Engine) LastError() Failure { return e.lastErr }
 
 // Hosts returns the primary and fallback hosts the engine uses.
@@ -183,9 +190,8 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 		return e.onNetworkDown(out)
 	case EventFatal:
 		if e.state != Closed && e.state != Failed {
-			e.lastErr = ev.Failure
 			out = e.stopAll(out)
-			return e.setState(out, Failed, ReasonFatal, 0)
+			return e.setState(out, Failed, ReasonFatal, 0, ev.Failure)
 		}
 	}
 	return out
@@ -211,11 +217,11 @@ func (e *Engine) onClose(out []Action) []Action {
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
 		out = e.cancelTimers(out, attemptTimers...)
 		e.check = checkNone
-		out = e.setState(out, Closing, ReasonCloseRequested, 0)
+		out = e.setState(out, Closing, ReasonCloseRequested, 0, Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
 	case Initialized, Connecting, Disconnected, Suspended:
 		out = e.stopAll(out)
-		return e.setState(out, Closed, ReasonCloseRequested, 0)
+		return e.setState(out, Closed, ReasonCloseRequested, 0, Failure{})
 	}
 	return out
 }
@@ -241,17 +247,26 @@ func (e *Engine) onNetworkDown(out []Action) []Action {
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check = checkNone
-	out = e.enterDisconnected(out, ReasonNetworkDown)
+	// The OS says the network is gone: no route to any host.
+	out = e.enterDisconnected(out, ReasonNetworkDown, Failure{Kind: FailureUnreachable})
 	if wasConnected {
 		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	}
 	return out
 }
 
-func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Duration) []Action {
+// setState moves to state to for reason, announcing retryIn and carrying
+// failure f (the zero Failure for none; FailureNone counts as none).
+func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Duration, f Failure) []Action {
 	from := e.state
-	e.state = to
-	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn})
+	if !f.failed() {
+		f = Failure{}
+	}
+	if f.failed() || to == Connected {
+		e.lastErr = f
+	}
+	e.state, e.stateErr = to, f
+	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn, Failure: f})
 }
 
 // stopAll disposes every transport and cancels every timer.

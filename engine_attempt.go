@@ -9,8 +9,9 @@ import "math"
 // first transport on the primary host.
 func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	if e.state != Connecting {
-		out = e.setState(out, Connecting, reason, 0)
+		out = e.setState(out, Connecting, reason, 0, Failure{})
 	}
+	e.attemptErr = Failure{}
 	e.order = e.order[:0]
 	e.flowStarted, e.flowHost, e.check, e.wsCheck = false, 0, checkNone, wsCheckNone
 	e.flow = HTTP
@@ -80,30 +81,31 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 			return e.switchToHTTP(out)
 		}
 	}
-	return e.enterDisconnected(out, ReasonConnectFailed)
+	return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)
 }
 
 // attemptTimers are the timers that belong to one connection attempt.
 var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp}
 
 // enterDisconnected schedules the next attempt: RTB1 from DISCONNECTED, or
-// the flat SUSPENDED interval once connectionStateTtl has passed.
-func (e *Engine) enterDisconnected(out []Action, reason Reason) []Action {
+// the flat SUSPENDED interval once connectionStateTtl has passed; the
+// state change carries failure f.
+func (e *Engine) enterDisconnected(out []Action, reason Reason, f Failure) []Action {
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone
 	if e.ttlExpired {
-		return e.enterSuspended(out, reason)
+		return e.enterSuspended(out, reason, f)
 	}
 	if e.retries < math.MaxInt {
 		e.retries++
 	}
 	retryIn := RetryDelay(e.cfg.Timeouts.DisconnectedRetry, e.retries, draw(e.src))
-	out = e.setState(out, Disconnected, reason, retryIn)
+	out = e.setState(out, Disconnected, reason, retryIn, f)
 	return e.startTimer(out, TimerRetry, retryIn, 0)
 }
 
-func (e *Engine) enterSuspended(out []Action, reason Reason) []Action {
+func (e *Engine) enterSuspended(out []Action, reason Reason, f Failure) []Action {
 	e.retries = 0
-	out = e.setState(out, Suspended, reason, e.cfg.Timeouts.SuspendedRetry)
+	out = e.setState(out, Suspended, reason, e.cfg.Timeouts.SuspendedRetry, f)
 	return e.startTimer(out, TimerRetry, e.cfg.Timeouts.SuspendedRetry, 0)
 }

@@ -19,7 +19,7 @@ func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 		// RTN17j: the internet is down, so no fallback host; and nothing
 		// else of this attempt can succeed either.
 		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-		return e.enterDisconnected(out, ReasonConnectivityDown)
+		return e.enterDisconnected(out, ReasonConnectivityDown, e.attemptErr)
 	}
 	if len(e.order) == 0 {
 		e.order = AppendHostOrder(e.order, e.hosts, e.cfg.Timeouts.HTTPMaxRetryCount, e.src)

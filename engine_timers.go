@@ -23,7 +23,8 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		e.ttlExpired = true
 		if e.state == Disconnected {
 			out = e.cancelTimers(out, TimerRetry)
-			return e.enterSuspended(out, ReasonStateTTL)
+			// Still without a connection for the same failure.
+			return e.enterSuspended(out, ReasonStateTTL, e.stateErr)
 		}
 	case TimerConnectivityCheck:
 		if e.check != checkNone {
@@ -51,7 +52,7 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 	case TimerClose:
 		if e.state == Closing {
 			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-			return e.setState(out, Closed, ReasonClosed, 0)
+			return e.setState(out, Closed, ReasonClosed, 0, Failure{})
 		}
 	}
 	return out

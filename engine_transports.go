@@ -79,7 +79,7 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 	if e.state != Connected {
 		e.retries, e.ttlExpired, e.everConnected = 0, false, true
 		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
-		out = e.setState(out, Connected, ReasonConnected, 0)
+		out = e.setState(out, Connected, ReasonConnected, 0, Failure{})
 	}
 	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport {
 		out = e.open(out, k, s.host, m, roleUpgrade)
@@ -99,11 +99,11 @@ func (e *Engine) onTransportLost(out []Action, s *transportSlot, f Failure) []Ac
 func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 	r := s.role
 	out = e.dispose(out, s)
-	if f != (Failure{}) {
-		e.lastErr = f
-	}
 	if e.state != Connecting {
 		return out // an upgrade websocket failing, or a leftover
+	}
+	if f.failed() {
+		e.attemptErr = f
 	}
 	switch r {
 	case roleShortCircuit:
@@ -111,7 +111,7 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 			return e.startFlow(out)
 		}
 	case roleFlow:
-		if f != (Failure{}) && ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
+		if ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
 			e.check = checkFallback
 			out = append(out, Action{Kind: ActionCheckConnectivity})
 			return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
@@ -122,21 +122,20 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 
 // onDrop handles the active transport closing or failing.
 func (e *Engine) onDrop(out []Action, f Failure) []Action {
-	e.lastErr = f
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone
 	if e.state == Closing {
 		out = e.cancelTimers(out, TimerClose)
-		return e.setState(out, Closed, ReasonClosed, 0)
+		return e.setState(out, Closed, ReasonClosed, 0, Failure{})
 	}
 	if !e.hadReconnect || e.now.Sub(e.lastReconnect) >= immediateReconnectGap {
 		// RTN15a: reconnect at once; it does not consume a retry number.
 		e.hadReconnect, e.lastReconnect = true, e.now
-		out = e.setState(out, Disconnected, ReasonDropped, 0)
+		out = e.setState(out, Disconnected, ReasonDropped, 0, f)
 		out = e.startAttempt(out, ReasonReconnect)
 	} else {
-		out = e.enterDisconnected(out, ReasonDropped)
+		out = e.enterDisconnected(out, ReasonDropped, f)
 	}
 	return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 }

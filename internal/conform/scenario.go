@@ -226,6 +226,9 @@ func (r *renderer) render(a reconnect.Action) string {
 		if a.To == reconnect.Disconnected || a.To == reconnect.Suspended {
 			s += " retryIn=" + msText(a.RetryIn)
 		}
+		if a.Failure.Kind != reconnect.FailureNone {
+			s += " error=" + a.Failure.String()
+		}
 		return s
 	case reconnect.ActionOpenTransport:
 		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
