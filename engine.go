@@ -3,7 +3,10 @@ package reconnect
 // The Engine: its state, Step (the event dispatch), the user's requests,
 // the OS network events and the state-change record.
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // checkPurpose is why a connectivity check is in flight.
 type checkPurpose uint8
@@ -122,8 +125,12 @@ func (e *Engine) RetryCount() int { return e.retries }
 // that change; prefer it when reporting a state change.
 func (e *Engine) LastError() Failure { return e.lastErr }
 
-// Hosts returns the primary and fallback hosts the engine uses.
-func (e *Engine) Hosts() Hosts { return e.hosts }
+// Hosts returns the primary and fallback hosts the engine uses. The
+// Fallbacks slice is a copy (it allocates): changing it changes nothing in
+// the engine.
+func (e *Engine) Hosts() Hosts {
+	return Hosts{Primary: e.hosts.Primary, Fallbacks: slices.Clone(e.hosts.Fallbacks)}
+}
 
 // Step feeds one event that happened at now and appends the actions to
 // perform, in order, to out, returning the extended slice. With room in out

@@ -65,3 +65,30 @@ func TestLastErrorFollowsTheStateChanges(t *testing.T) {
 	step(Event{Kind: EventConnect}, Failure{})
 	step(Event{Kind: EventFatal, Failure: Failure{Kind: FailureToken, Status: 401}}, Failure{Kind: FailureToken, Status: 401})
 }
+
+func TestEngineHostsIsACopy(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Endpoint.FallbackHosts = []string{"fb1.example.com"}
+	cfg.Source = constSource(0)
+	e, _ := NewEngine(cfg)
+	h := e.Hosts()
+	h.Fallbacks[0] = "evil.example.com"
+	cfg.Endpoint.FallbackHosts[0] = "evil2.example.com"
+	if got := e.Hosts().Fallbacks[0]; got != "fb1.example.com" {
+		t.Fatalf("Hosts().Fallbacks[0] = %q after writing to a returned copy", got)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out []Action
+	for _, ev := range []Event{{Kind: EventConnect}, {Kind: EventTransportFailed, Transport: 1, Failure: Failure{Kind: FailureDNS}},
+		{Kind: EventTransportFailed, Transport: 2, Failure: Failure{Kind: FailureDNS}}, {Kind: EventConnectivity, Up: true}} {
+		out = e.Step(now, ev, out[:0])
+	}
+	for _, a := range out {
+		if a.Kind == ActionOpenTransport && a.Host != "fb1.example.com" {
+			t.Fatalf("the engine opened %q, want the configured fallback", a.Host)
+		}
+	}
+	if len(out) == 0 || out[len(out)-1].Kind != ActionStartTimer {
+		t.Fatalf("no fallback host opened: %v", out)
+	}
+}
