@@ -212,7 +212,9 @@ const (
 	ActionCheckConnectivity
 	// ActionStateChange: the connection moved from Action.From to
 	// Action.To for Action.Reason; Action.RetryIn is the announced delay
-	// before the next attempt (DISCONNECTED and SUSPENDED), else 0.
+	// before the next attempt (DISCONNECTED and SUSPENDED), else 0;
+	// Action.Failure is the failure that caused the change (the zero
+	// Failure for none; see Engine.LastError).
 	ActionStateChange
 	// ActionCheckWebSocket: open a websocket to the websocket check host
 	// and feed EventWebSocketCheck with whether it opened
@@ -240,11 +242,14 @@ type Action struct {
 	Host          string
 	Due           time.Time
 	RetryIn       time.Duration
+	// Failure is the failure a state change carries (ActionStateChange
+	// only): the zero Failure for none.
+	Failure Failure
 }
 
 // String renders the action on one line, e.g.
 // "open T1 websocket main.realtime.ably.net clean" or
-// "state connecting→disconnected retryIn=13.2s reason=connect-failed".
+// "state connecting→disconnected retryIn=13.2s reason=connect-failed error=dns".
 func (a Action) String() string {
 	switch a.Kind {
 	case ActionOpenTransport:
@@ -262,7 +267,11 @@ func (a Action) String() string {
 	case ActionCheckWebSocket:
 		return "check-websocket"
 	case ActionStateChange:
-		return "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+		s := "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+		if a.Failure.failed() {
+			s += " error=" + a.Failure.String()
+		}
+		return s
 	}
 	return a.Kind.String()
 }

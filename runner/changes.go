@@ -20,12 +20,11 @@ type StateChange struct {
 	// DISCONNECTED or SUSPENDED (RTN14d, RTN14e); 0 otherwise, and 0 for
 	// the DISCONNECTED of an immediate reconnect (RTN15a).
 	RetryIn time.Duration
-	// Failure is the failure that caused the change, for the reasons
-	// ReasonDropped (how the active transport was lost; the zero Failure
-	// for a clean close by the server), ReasonConnectFailed (the last
-	// failure of the attempt; FailureTimeout when a transport's
-	// realtimeRequestTimeout ran out) and ReasonFatal (the fatal error).
-	// It is the zero Failure for every other reason.
+	// Failure is the failure that caused the change, the engine's
+	// Action.Failure: how the active transport was lost for ReasonDropped,
+	// the attempt's failure for ReasonConnectFailed (FailureTimeout when a
+	// transport's realtimeRequestTimeout ran out), the fatal error for
+	// ReasonFatal; the zero Failure (FailureNone) when none did.
 	Failure reconnect.Failure
 	// Transport and Host are the kind and host of the transport that
 	// became active, for a change to CONNECTED; zero otherwise.

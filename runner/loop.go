@@ -35,16 +35,10 @@ func (r *Runner) loop() {
 // actions it returns.
 func (r *Runner) step(ev reconnect.Event) {
 	now := time.Now()
-	switch ev.Kind {
-	case reconnect.EventTimerFired:
+	if ev.Kind == reconnect.EventTimerFired {
 		if i := r.timerIndex(ev.Timer); i >= 0 {
-			if r.timers[i].kind == reconnect.TimerConnect {
-				r.cause = reconnect.Failure{Kind: reconnect.FailureTimeout}
-			}
 			r.removeTimer(i) // a fired timer is finished
 		}
-	case reconnect.EventTransportFailed, reconnect.EventTransportClosed, reconnect.EventFatal:
-		r.cause = ev.Failure
 	}
 	r.actions = r.eng.Step(now, ev, r.actions[:0])
 	for _, a := range r.actions {
@@ -74,7 +68,7 @@ func (r *Runner) perform(now time.Time, a reconnect.Action) {
 		t := time.AfterFunc(a.Due.Sub(now), func() {
 			r.post(reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id})
 		})
-		r.timers = append(r.timers, liveTimer{id: id, kind: a.TimerKind, t: t})
+		r.timers = append(r.timers, liveTimer{id: id, t: t})
 	case reconnect.ActionCancelTimer:
 		if i := r.timerIndex(a.Timer); i >= 0 {
 			r.timers[i].t.Stop()
@@ -92,14 +86,7 @@ func (r *Runner) perform(now time.Time, a reconnect.Action) {
 // changeState records a state change, sends the CLOSE message on entering
 // CLOSING and queues the change for OnStateChange.
 func (r *Runner) changeState(now time.Time, a reconnect.Action) {
-	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn}
-	switch a.Reason {
-	case reconnect.ReasonDropped, reconnect.ReasonConnectFailed, reconnect.ReasonFatal:
-		c.Failure = r.cause
-	}
-	if a.To != reconnect.Disconnected {
-		r.cause = reconnect.Failure{} // a new attempt, or the end of one
-	}
+	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
 	if a.To == reconnect.Connected {
 		if lt := r.transport(r.activeID); lt != nil {
 			c.Transport, c.Host = lt.req.Kind, lt.req.Host

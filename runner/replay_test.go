@@ -121,7 +121,7 @@ func throughRunner(t *testing.T, in conform.ScenarioInput) []string {
 		t.Fatal(err)
 	}
 	for _, c := range rec.all() {
-		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), conform.StateLine(c.From, c.To, c.Reason, c.RetryIn)))
+		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), conform.StateLine(c.From, c.To, c.Reason, c.RetryIn, c.Failure)))
 	}
 	return canonical(log)
 }

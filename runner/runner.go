@@ -79,7 +79,6 @@ type Runner struct {
 	transports []liveTransport
 	timers     []liveTimer
 	activeID   reconnect.TransportID
-	cause      reconnect.Failure // the last failure of this attempt
 }
 
 type liveTransport struct {
@@ -90,9 +89,8 @@ type liveTransport struct {
 }
 
 type liveTimer struct {
-	id   reconnect.TimerID
-	kind reconnect.TimerKind
-	t    *time.Timer
+	id reconnect.TimerID
+	t  *time.Timer
 }
 
 // item is one entry of the inbox: an engine event, or the stop.

@@ -222,7 +222,9 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		if len(got)+missed != 2*n {
 			t.Fatalf("%d delivered + %d missed, want %d changes", len(got), missed, 2*n)
 		}
-		if len(got) != MaxQueuedChanges+1 || got[len(got)-1].To != reconnect.Closed {
+		// The queue holds MaxQueuedChanges; one more may already be in the
+		// callback when it fills.
+		if len(got) < MaxQueuedChanges || len(got) > MaxQueuedChanges+1 || got[len(got)-1].To != reconnect.Closed {
 			t.Fatalf("%d delivered, last %+v", len(got), got[len(got)-1])
 		}
 	})

@@ -236,7 +236,7 @@ func (r *renderer) render(a reconnect.Action) string {
 		r.timers[name], r.names[a.Timer] = a.Timer, name
 		return "timer " + name + " at=" + msText(a.Due.Sub(scenarioEpoch))
 	case reconnect.ActionStateChange:
-		return StateLine(a.From, a.To, a.Reason, a.RetryIn)
+		return StateLine(a.From, a.To, a.Reason, a.RetryIn, a.Failure)
 	case reconnect.ActionOpenTransport:
 		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
 	case reconnect.ActionDisposeTransport:
@@ -252,12 +252,15 @@ func (r *renderer) render(a reconnect.Action) string {
 }
 
 // StateLine renders a state change in the fixture's grammar:
-// "state <from> <to> <reason>[ retryIn=<ms>]", retryIn for DISCONNECTED and
-// SUSPENDED only.
-func StateLine(from, to reconnect.State, reason reconnect.Reason, retryIn time.Duration) string {
+// "state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]", retryIn
+// for DISCONNECTED and SUSPENDED only, error when a failure caused it.
+func StateLine(from, to reconnect.State, reason reconnect.Reason, retryIn time.Duration, f reconnect.Failure) string {
 	s := "state " + from.String() + " " + to.String() + " " + reason.String()
 	if to == reconnect.Disconnected || to == reconnect.Suspended {
 		s += " retryIn=" + msText(retryIn)
+	}
+	if f.Kind != reconnect.FailureNone {
+		s += " error=" + f.String()
 	}
 	return s
 }
