@@ -188,10 +188,19 @@ const (
 	// TimerWebSocketGiveUp: PolicyWebSocketCheck's give-up point, when HTTP
 	// takes over unless the websocket check passed.
 	TimerWebSocketGiveUp
+	// TimerAttempt: PolicyWebSocketCheck's attempt limit,
+	// Config.GiveUpTimeout + realtimeRequestTimeout from the start of an
+	// attempt; when it fires the attempt has failed, however many hosts
+	// remain.
+	TimerAttempt
+	// TimerSlowCheck: httpRequestTimeout for the connectivity check
+	// PolicyWebSocketCheck's slow timer asks for; when it fires that check
+	// counts as down.
+	TimerSlowCheck
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "attempt", "slow-check"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }

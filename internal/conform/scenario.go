@@ -21,6 +21,8 @@ type ScenarioInput struct {
 		Policy               string   `json:"policy"`
 		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
 		FallbackHosts        []string `json:"fallbackHosts"`
+		Preference           string   `json:"preference"`
+		RememberTransport    bool     `json:"rememberTransport"`
 	} `json:"config"`
 	Draws []float64 `json:"draws"`
 	Steps []struct {
@@ -73,6 +75,10 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 	if in.Config.ConnectionStateTTLMs != 0 {
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
+	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
+		return cfg, nil, err
+	}
+	cfg.RememberTransport = in.Config.RememberTransport
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":
