@@ -1,108 +1,11 @@
 package reconnect
 
+// The Engine: its state, Step (the event dispatch), the user's requests,
+// the OS network events and the state-change record.
+
 import (
-	"math"
+	"slices"
 	"time"
-)
-
-// Policy is how a connection attempt chooses its first transport.
-type Policy uint8
-
-const (
-	// PolicyWebSocketFirst is the transport-fallback proposal: a websocket
-	// on the primary host with a short-circuit timer, then HTTP, then the
-	// host fallback flow. The default.
-	PolicyWebSocketFirst Policy = iota
-	// PolicyHTTPFirst is what the proposal replaced: HTTP first, with host
-	// fallback, then an upgrade to a websocket once HTTP is active.
-	PolicyHTTPFirst
-	// PolicyWebSocketCheck is the websocket-only policy a major JavaScript
-	// SDK ships: the websocket walks the hosts on its own; after
-	// Config.SlowTimeout (4 s) a websocket check and an HTTP connectivity
-	// check run (the latter down means DISCONNECTED); after
-	// Config.GiveUpTimeout (10 s) HTTP takes over unless the websocket
-	// check passed; and when the websocket has failed on every host, a
-	// websocket check runs at once: failed means HTTP now, passed means
-	// DISCONNECTED, no answer leaves it to the give-up timer.
-	PolicyWebSocketCheck
-	numPolicies
-)
-
-// String returns "websocket-first", "http-first" or "websocket-check".
-func (p Policy) String() string { return enumName(policyNames[:], int(p), "Policy") }
-
-var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocket-check"}
-
-// Config configures an Engine. Its zero value is not valid: start from
-// DefaultConfig.
-type Config struct {
-	// Timeouts are the retry and fallback timeouts; see Timeouts.Validate.
-	Timeouts Timeouts
-	// ShortCircuit is how long the first websocket has to itself before
-	// HTTP starts too; 0 means DefaultShortCircuit. It must not be
-	// negative.
-	ShortCircuit time.Duration
-	// Endpoint names the hosts; see ResolveHosts.
-	Endpoint EndpointOptions
-	// Transports says which transports exist; at least one must.
-	Transports Availability
-	// Policy chooses the first transport of each attempt.
-	Policy Policy
-	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's two timers;
-	// 0 means the defaults, DefaultSlowTimeout and DefaultGiveUpTimeout.
-	// Other policies ignore them. They must not be negative.
-	SlowTimeout, GiveUpTimeout time.Duration
-	// Source draws the RTB1 jitter and the fallback host order; nil means
-	// DefaultSource. The engine calls it only from Step.
-	Source Source
-}
-
-// DefaultConfig returns the spec's defaults: DefaultTimeouts, the 2 s short
-// circuit, the default endpoint, websocket and HTTP both available, the
-// websocket-first policy and the default source.
-func DefaultConfig() Config {
-	return Config{
-		Timeouts:     DefaultTimeouts(),
-		ShortCircuit: DefaultShortCircuit,
-		Transports:   Availability{WebSocket: true, HTTP: true},
-	}
-}
-
-// Validate reports the first invalid field of c as a *FieldError, or nil.
-func (c Config) Validate() error {
-	if err := c.Timeouts.Validate(); err != nil {
-		return inConfig(err)
-	}
-	switch {
-	case c.ShortCircuit < 0:
-		return &FieldError{Field: "Config.ShortCircuit", Value: c.ShortCircuit.String(), Problem: "must not be negative"}
-	case !c.Transports.WebSocket && !c.Transports.HTTP:
-		return &FieldError{Field: "Config.Transports", Value: "{}", Problem: "must make at least one transport available"}
-	case c.SlowTimeout < 0:
-		return &FieldError{Field: "Config.SlowTimeout", Value: c.SlowTimeout.String(), Problem: "must not be negative"}
-	case c.GiveUpTimeout < 0:
-		return &FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
-	case c.Policy >= numPolicies:
-		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
-	}
-	if _, err := ResolveHosts(c.Endpoint); err != nil {
-		return inConfig(err)
-	}
-	return nil
-}
-
-// inConfig names a nested field's *FieldError from Config.
-func inConfig(err error) error {
-	fe := *err.(*FieldError)
-	fe.Field = "Config." + fe.Field
-	return &fe
-}
-
-// The timers of PolicyWebSocketCheck, as the JavaScript SDK that ships it
-// sets them.
-const (
-	DefaultSlowTimeout   = 4 * time.Second
-	DefaultGiveUpTimeout = 10 * time.Second
 )
 
 // checkPurpose is why a connectivity check is in flight.
@@ -124,40 +27,9 @@ const (
 	wsCheckFailed
 )
 
-const (
-	maxTransports = 4 // short-circuit websocket, flow transport, upgrade websocket, and one spare
-	// immediateReconnectGap is the least time between two immediate
-	// reconnects after unexpected drops (RTN15a; one a second).
-	immediateReconnectGap = time.Second
-)
-
-// role is why the engine opened a transport.
-type role uint8
-
-const (
-	roleShortCircuit role = iota + 1 // the first websocket, when the flow is HTTP
-	roleFlow                         // the transport that walks the hosts
-	roleUpgrade                      // a websocket opened to take over from active HTTP
-)
-
-type transportStatus uint8
-
-const (
-	slotFree transportStatus = iota
-	slotOpening
-	slotPending
-	slotActive
-)
-
-type transportSlot struct {
-	id      TransportID
-	kind    Transport
-	mode    Mode
-	host    string
-	role    role
-	status  transportStatus
-	timeout TimerID
-}
+// immediateReconnectGap is the least time between two immediate
+// reconnects after unexpected drops (RTN15a; one a second).
+const immediateReconnectGap = time.Second
 
 // Engine is the sans-IO connection state machine: it composes the RTB1
 // retry delays, the websocket-first transport choice with its
@@ -182,8 +54,9 @@ type Engine struct {
 
 	state         State
 	now           time.Time
-	retries       int // attempt number of the last DISCONNECTED retry since the last reset
-	lastErr       Failure
+	retries       int     // attempt number of the last DISCONNECTED retry since the last reset
+	lastErr       Failure // what LastError returns
+	stateErr      Failure // the failure the change into the current state carried
 	everConnected bool
 	ttlExpired    bool // connectionStateTtl passed since the connection was last up
 	lastReconnect time.Time
@@ -197,11 +70,15 @@ type Engine struct {
 	lastTimer TimerID
 
 	// The current attempt.
+	attemptErr  Failure   // the last failure of one of its transports
 	flow        Transport // the transport that walks the hosts
 	flowStarted bool
 	flowHost    int // index into the host order of the flow's current host
-	check       checkPurpose
-	wsCheck     wsCheckState
+	// flowDisplaced: the flow's transport turned viable and was closed for
+	// a websocket (rules 1, 2); nothing of the flow is in flight.
+	flowDisplaced bool
+	check         checkPurpose
+	wsCheck       wsCheckState
 }
 
 // NewEngine returns an engine in state INITIALIZED, or the *FieldError of
@@ -242,12 +119,21 @@ func (e *Engine) State() State { return e.state }
 // DISCONNECTED. The immediate reconnect after a drop does not count.
 func (e *Engine) RetryCount() int { return e.retries }
 
-// LastError returns the last failure the engine was told of (the zero
-// Failure if none).
+// LastError returns the failure carried by the most recent state change
+// that carried one, like Connection.errorReason (RTN25): the zero Failure
+// once CONNECTED (which carries none, and clears it as the reference
+// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
+// FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
+// leave it as it was. Each ActionStateChange's own Failure is the error of
+// that change; prefer it when reporting a state change.
 func (e *Engine) LastError() Failure { return e.lastErr }
 
-// Hosts returns the primary and fallback hosts the engine uses.
-func (e *Engine) Hosts() Hosts { return e.hosts }
+// Hosts returns the primary and fallback hosts the engine uses. The
+// Fallbacks slice is a copy (it allocates): changing it changes nothing in
+// the engine.
+func (e *Engine) Hosts() Hosts {
+	return Hosts{Primary: e.hosts.Primary, Fallbacks: slices.Clone(e.hosts.Fallbacks)}
+}
 
 // Step feeds one event that happened at now and appends the actions to
 // perform, in order, to out, returning the extended slice. With room in out
@@ -314,15 +200,12 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 		return e.onNetworkDown(out)
 	case EventFatal:
 		if e.state != Closed && e.state != Failed {
-			e.lastErr = ev.Failure
 			out = e.stopAll(out)
-			return e.setState(out, Failed, ReasonFatal, 0)
+			return e.setState(out, Failed, ReasonFatal, 0, ev.Failure)
 		}
 	}
 	return out
 }
-
-// ---- user requests -------------------------------------------------------
 
 func (e *Engine) onConnect(out []Action) []Action {
 	switch e.state {
@@ -344,329 +227,14 @@ func (e *Engine) onClose(out []Action) []Action {
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
 		out = e.cancelTimers(out, attemptTimers...)
 		e.check = checkNone
-		out = e.setState(out, Closing, ReasonCloseRequested, 0)
+		out = e.setState(out, Closing, ReasonCloseRequested, 0, Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
 	case Initialized, Connecting, Disconnected, Suspended:
 		out = e.stopAll(out)
-		return e.setState(out, Closed, ReasonCloseRequested, 0)
+		return e.setState(out, Closed, ReasonCloseRequested, 0, Failure{})
 	}
 	return out
 }
-
-// ---- attempts --------------------------------------------------------------
-
-// startAttempt enters CONNECTING (if not there) and opens the attempt's
-// first transport on the primary host.
-func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
-	if e.state != Connecting {
-		out = e.setState(out, Connecting, reason, 0)
-	}
-	e.order = e.order[:0]
-	e.flowStarted, e.flowHost, e.check, e.wsCheck = false, 0, checkNone, wsCheckNone
-	e.flow = HTTP
-	if !e.cfg.Transports.HTTP {
-		e.flow = WebSocket
-	}
-	first := FirstStep{Transport: HTTP}
-	switch {
-	case e.cfg.Policy == PolicyWebSocketFirst:
-		first = ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
-	case !e.cfg.Transports.HTTP:
-		first = FirstStep{Transport: WebSocket}
-	case e.cfg.Policy == PolicyWebSocketCheck && e.cfg.Transports.WebSocket:
-		// The websocket walks the hosts itself, watched by two timers.
-		e.flow = WebSocket
-		out = e.startFlow(out)
-		out = e.startTimer(out, TimerWebSocketSlow, e.cfg.SlowTimeout, 0)
-		return e.startTimer(out, TimerWebSocketGiveUp, e.cfg.GiveUpTimeout, 0)
-	}
-	if first.Transport == e.flow {
-		return e.startFlow(out)
-	}
-	out = e.open(out, WebSocket, e.hosts.Primary, e.connectMode(), roleShortCircuit)
-	if first.ShortCircuit > 0 {
-		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
-	}
-	return out
-}
-
-// connectMode is the mode of a new attempt's transports: resume once the
-// connection has been up (RTN15c, RTN14h), clean before.
-func (e *Engine) connectMode() Mode {
-	if e.everConnected {
-		return ModeResume
-	}
-	return ModeClean
-}
-
-// startFlow opens the flow transport on the primary host.
-func (e *Engine) startFlow(out []Action) []Action {
-	out = e.cancelTimers(out, TimerShortCircuit)
-	e.flowStarted, e.flowHost = true, 0
-	return e.open(out, e.flow, e.hosts.Primary, e.connectMode(), roleFlow)
-}
-
-// hostCount is how many hosts the flow may use: the primary and at most
-// httpMaxRetryCount fallbacks.
-func (e *Engine) hostCount() int {
-	return 1 + min(e.cfg.Timeouts.HTTPMaxRetryCount, len(e.hosts.Fallbacks))
-}
-
-func (e *Engine) onConnectivity(out []Action, up bool) []Action {
-	purpose := e.check
-	e.check = checkNone
-	if purpose == checkSlow && up {
-		return e.maybeEndAttempt(out)
-	}
-	if !up {
-		// RTN17j: the internet is down, so no fallback host; and nothing
-		// else of this attempt can succeed either.
-		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-		return e.enterDisconnected(out, ReasonConnectivityDown)
-	}
-	if len(e.order) == 0 {
-		e.order = AppendHostOrder(e.order, e.hosts, e.cfg.Timeouts.HTTPMaxRetryCount, e.src)
-	}
-	e.flowHost++
-	return e.open(out, e.flow, e.order[e.flowHost], e.connectMode(), roleFlow)
-}
-
-// maybeEndAttempt ends a CONNECTING attempt that has nothing left in flight:
-// no transport, no connectivity check, no short-circuit timer. Under
-// PolicyWebSocketCheck a websocket that failed on every host first gets
-// its websocket check.
-func (e *Engine) maybeEndAttempt(out []Action) []Action {
-	if e.state != Connecting || e.check != checkNone || e.hasTimer(TimerShortCircuit) {
-		return out
-	}
-	for i := range e.transports {
-		if e.transports[i].status != slotFree {
-			return out
-		}
-	}
-	if e.cfg.Policy == PolicyWebSocketCheck && e.flow == WebSocket && e.cfg.Transports.HTTP {
-		switch e.wsCheck {
-		case wsCheckNone:
-			e.wsCheck = wsCheckPending
-			return append(out, Action{Kind: ActionCheckWebSocket})
-		case wsCheckPending:
-			return out // the give-up timer decides
-		case wsCheckFailed:
-			return e.switchToHTTP(out)
-		}
-	}
-	return e.enterDisconnected(out, ReasonConnectFailed)
-}
-
-// attemptTimers are the timers that belong to one connection attempt.
-var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp}
-
-// switchToHTTP abandons the websocket flow for the HTTP one
-// (PolicyWebSocketCheck).
-func (e *Engine) switchToHTTP(out []Action) []Action {
-	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerConnectivityCheck)
-	e.check = checkNone
-	e.flow = HTTP
-	return e.startFlow(out)
-}
-
-func (e *Engine) onWebSocketCheck(out []Action, up bool) []Action {
-	if up {
-		e.wsCheck = wsCheckPassed
-	} else {
-		e.wsCheck = wsCheckFailed
-	}
-	if e.state != Connecting || e.flow != WebSocket {
-		return out
-	}
-	return e.maybeEndAttempt(out)
-}
-
-// enterDisconnected schedules the next attempt: RTB1 from DISCONNECTED, or
-// the flat SUSPENDED interval once connectionStateTtl has passed.
-func (e *Engine) enterDisconnected(out []Action, reason Reason) []Action {
-	out = e.cancelTimers(out, attemptTimers...)
-	e.check, e.wsCheck = checkNone, wsCheckNone
-	if e.ttlExpired {
-		return e.enterSuspended(out, reason)
-	}
-	if e.retries < math.MaxInt {
-		e.retries++
-	}
-	retryIn := RetryDelay(e.cfg.Timeouts.DisconnectedRetry, e.retries, draw(e.src))
-	out = e.setState(out, Disconnected, reason, retryIn)
-	return e.startTimer(out, TimerRetry, retryIn, 0)
-}
-
-func (e *Engine) enterSuspended(out []Action, reason Reason) []Action {
-	e.retries = 0
-	out = e.setState(out, Suspended, reason, e.cfg.Timeouts.SuspendedRetry)
-	return e.startTimer(out, TimerRetry, e.cfg.Timeouts.SuspendedRetry, 0)
-}
-
-// ---- transports ------------------------------------------------------------
-
-func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
-	pending, active := e.find(slotPending), e.find(slotActive)
-	d, _ := DecidePending(s.kind, s.mode, kindOf(pending), kindOf(active))
-	switch d {
-	case DiscardCandidate:
-		return e.lose(out, s, Failure{})
-	case ReplacePending:
-		out = e.dispose(out, pending)
-	}
-	s.status = slotPending
-	return out
-}
-
-// transportState is what the transport-choice steps look at in this attempt.
-func (e *Engine) transportState() TransportState {
-	return TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
-		Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
-}
-
-func kindOf(s *transportSlot) Transport {
-	if s == nil {
-		return NoTransport
-	}
-	return s.kind
-}
-
-// activate makes the pending transport s active.
-func (e *Engine) activate(out []Action, s *transportSlot) []Action {
-	out = e.cancelConnectTimer(out, s)
-	if prev := e.find(slotActive); prev != nil {
-		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
-	}
-	s.status = slotActive
-	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
-	out = e.cancelTimers(out, attemptTimers...)
-	e.check = checkNone
-	if s.kind == WebSocket {
-		// Nothing can do better than an active websocket: close the rest.
-		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
-	}
-	if e.state != Connected {
-		e.retries, e.ttlExpired, e.everConnected = 0, false, true
-		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
-		out = e.setState(out, Connected, ReasonConnected, 0)
-	}
-	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport {
-		out = e.open(out, k, s.host, m, roleUpgrade)
-	}
-	return out
-}
-
-// onTransportLost handles a transport that failed or closed.
-func (e *Engine) onTransportLost(out []Action, s *transportSlot, f Failure) []Action {
-	if s.status == slotActive {
-		return e.onDrop(out, f)
-	}
-	return e.lose(out, s, f)
-}
-
-// lose disposes a transport that is not active and carries the attempt on.
-func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
-	r := s.role
-	out = e.dispose(out, s)
-	if f != (Failure{}) {
-		e.lastErr = f
-	}
-	if e.state != Connecting {
-		return out // an upgrade websocket failing, or a leftover
-	}
-	switch r {
-	case roleShortCircuit:
-		if HTTPOnWebSocketFailure(e.transportState()) {
-			return e.startFlow(out)
-		}
-	case roleFlow:
-		if f != (Failure{}) && ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
-			e.check = checkFallback
-			out = append(out, Action{Kind: ActionCheckConnectivity})
-			return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
-		}
-	}
-	return e.maybeEndAttempt(out)
-}
-
-// onDrop handles the active transport closing or failing.
-func (e *Engine) onDrop(out []Action, f Failure) []Action {
-	e.lastErr = f
-	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, attemptTimers...)
-	e.check, e.wsCheck = checkNone, wsCheckNone
-	if e.state == Closing {
-		out = e.cancelTimers(out, TimerClose)
-		return e.setState(out, Closed, ReasonClosed, 0)
-	}
-	if !e.hadReconnect || e.now.Sub(e.lastReconnect) >= immediateReconnectGap {
-		// RTN15a: reconnect at once; it does not consume a retry number.
-		e.hadReconnect, e.lastReconnect = true, e.now
-		out = e.setState(out, Disconnected, ReasonDropped, 0)
-		out = e.startAttempt(out, ReasonReconnect)
-	} else {
-		out = e.enterDisconnected(out, ReasonDropped)
-	}
-	return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
-}
-
-// ---- timers ------------------------------------------------------------------
-
-func (e *Engine) onTimer(out []Action, id TimerID) []Action {
-	p, s := e.takeTimer(id)
-	switch p {
-	case TimerShortCircuit:
-		if HTTPOnShortCircuit(e.transportState()) {
-			return e.startFlow(out)
-		}
-		return e.maybeEndAttempt(out)
-	case TimerConnect:
-		return e.onTransportLost(out, s, Failure{Kind: FailureTimeout})
-	case TimerRetry:
-		if e.state == Disconnected || e.state == Suspended {
-			return e.startAttempt(out, ReasonRetry)
-		}
-	case TimerStateTTL:
-		e.ttlExpired = true
-		if e.state == Disconnected {
-			out = e.cancelTimers(out, TimerRetry)
-			return e.enterSuspended(out, ReasonStateTTL)
-		}
-	case TimerConnectivityCheck:
-		if e.check != checkNone {
-			return e.onConnectivity(out, false)
-		}
-	case TimerWebSocketSlow:
-		if e.state == Connecting && e.flow == WebSocket {
-			if e.wsCheck == wsCheckNone {
-				e.wsCheck = wsCheckPending
-				out = append(out, Action{Kind: ActionCheckWebSocket})
-			}
-			if e.check == checkNone {
-				e.check = checkSlow
-				out = append(out, Action{Kind: ActionCheckConnectivity})
-				out = e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
-			}
-		}
-	case TimerWebSocketGiveUp:
-		if e.state == Connecting && e.flow == WebSocket {
-			if e.wsCheck != wsCheckPassed {
-				return e.switchToHTTP(out)
-			}
-			return e.maybeEndAttempt(out)
-		}
-	case TimerClose:
-		if e.state == Closing {
-			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-			return e.setState(out, Closed, ReasonClosed, 0)
-		}
-	}
-	return out
-}
-
-// ---- network ---------------------------------------------------------------
 
 func (e *Engine) onNetworkUp(out []Action) []Action {
 	switch e.state {
@@ -689,19 +257,26 @@ func (e *Engine) onNetworkDown(out []Action) []Action {
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check = checkNone
-	out = e.enterDisconnected(out, ReasonNetworkDown)
+	// The OS says the network is gone: no route to any host.
+	out = e.enterDisconnected(out, ReasonNetworkDown, Failure{Kind: FailureUnreachable})
 	if wasConnected {
 		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	}
 	return out
 }
 
-// ---- bookkeeping -------------------------------------------------------------
-
-func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Duration) []Action {
+// setState moves to state to for reason, announcing retryIn and carrying
+// failure f (the zero Failure for none; FailureNone counts as none).
+func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Duration, f Failure) []Action {
 	from := e.state
-	e.state = to
-	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn})
+	if !f.failed() {
+		f = Failure{}
+	}
+	if f.failed() || to == Connected {
+		e.lastErr = f
+	}
+	e.state, e.stateErr = to, f
+	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn, Failure: f})
 }
 
 // stopAll disposes every transport and cancels every timer.
@@ -712,123 +287,4 @@ func (e *Engine) stopAll(out []Action) []Action {
 	}
 	e.check = checkNone
 	return out
-}
-
-func (e *Engine) open(out []Action, k Transport, host string, m Mode, r role) []Action {
-	for i := range e.transports {
-		s := &e.transports[i]
-		if s.status != slotFree {
-			continue
-		}
-		e.lastTport++
-		*s = transportSlot{id: e.lastTport, kind: k, mode: m, host: host, role: r, status: slotOpening}
-		out = append(out, Action{Kind: ActionOpenTransport, Transport: s.id, TransportKind: k, Host: host, Mode: m})
-		out = e.startTimer(out, TimerConnect, e.cfg.Timeouts.RealtimeRequest, s.id)
-		s.timeout = e.lastTimer
-		return out
-	}
-	return out // cannot happen: at most three transports are ever live
-}
-
-func (e *Engine) dispose(out []Action, s *transportSlot) []Action {
-	out = e.cancelConnectTimer(out, s)
-	out = append(out, Action{Kind: ActionDisposeTransport, Transport: s.id})
-	*s = transportSlot{}
-	return out
-}
-
-func (e *Engine) disposeWhere(out []Action, pred func(*transportSlot) bool) []Action {
-	for i := range e.transports {
-		if s := &e.transports[i]; s.status != slotFree && pred(s) {
-			out = e.dispose(out, s)
-		}
-	}
-	return out
-}
-
-// slot returns the live transport with id, or nil.
-func (e *Engine) slot(id TransportID) *transportSlot {
-	if id == 0 {
-		return nil
-	}
-	for i := range e.transports {
-		if e.transports[i].id == id && e.transports[i].status != slotFree {
-			return &e.transports[i]
-		}
-	}
-	return nil
-}
-
-// find returns the transport with status st, or nil.
-func (e *Engine) find(st transportStatus) *transportSlot {
-	for i := range e.transports {
-		if e.transports[i].status == st {
-			return &e.transports[i]
-		}
-	}
-	return nil
-}
-
-// startTimer starts a timer of kind k due after d, replacing the running
-// timer of that kind; a TimerConnect belongs to transport tid, and the
-// caller records its ID (e.lastTimer) in the transport's slot.
-func (e *Engine) startTimer(out []Action, k TimerKind, d time.Duration, tid TransportID) []Action {
-	if k != TimerConnect {
-		out = e.cancelKind(out, k)
-	}
-	e.lastTimer++
-	if k != TimerConnect {
-		e.singles[k] = e.lastTimer
-	}
-	return append(out, Action{Kind: ActionStartTimer, Timer: e.lastTimer, TimerKind: k, Transport: tid, Due: e.now.Add(d)})
-}
-
-// cancelKind cancels the live timer of kind k, if any.
-func (e *Engine) cancelKind(out []Action, k TimerKind) []Action {
-	if id := e.singles[k]; id != 0 {
-		e.singles[k] = 0
-		out = append(out, Action{Kind: ActionCancelTimer, Timer: id, TimerKind: k})
-	}
-	return out
-}
-
-// cancelConnectTimer cancels transport s's connect timeout, if running.
-func (e *Engine) cancelConnectTimer(out []Action, s *transportSlot) []Action {
-	if s.timeout != 0 {
-		out = append(out, Action{Kind: ActionCancelTimer, Timer: s.timeout, TimerKind: TimerConnect, Transport: s.id})
-		s.timeout = 0
-	}
-	return out
-}
-
-// cancelTimers cancels the live timers of the given kinds (not
-// TimerConnect).
-func (e *Engine) cancelTimers(out []Action, kinds ...TimerKind) []Action {
-	for _, k := range kinds {
-		out = e.cancelKind(out, k)
-	}
-	return out
-}
-
-func (e *Engine) hasTimer(k TimerKind) bool { return e.singles[k] != 0 }
-
-// takeTimer forgets the live timer id and returns its kind (and, for a
-// TimerConnect, its transport); an unknown id gives kind 0.
-func (e *Engine) takeTimer(id TimerID) (TimerKind, *transportSlot) {
-	if id == 0 {
-		return 0, nil
-	}
-	for k, t := range e.singles {
-		if t == id {
-			e.singles[k] = 0
-			return TimerKind(k), nil
-		}
-	}
-	for i := range e.transports {
-		if s := &e.transports[i]; s.timeout == id && s.status != slotFree {
-			s.timeout = 0
-			return TimerConnect, s
-		}
-	}
-	return 0, nil
 }

@@ -27,6 +27,10 @@ type engineHarness struct {
 	lateTimers bool
 	checking   bool
 	wsChecking bool
+	errs       errorModel
+	// fired is the timer the drivers took from timers to fire next.
+	firedID TimerID
+	fired   harnessTimer
 
 	// For the spacing properties.
 	enteredAt     time.Time // when the current DISCONNECTED/SUSPENDED began
@@ -61,6 +65,7 @@ func newEngineHarness(cfg Config) (*engineHarness, error) {
 // of the first broken promise.
 func (h *engineHarness) step(ev Event) error {
 	before := h.e.State()
+	h.noteEvent(ev)
 	out := h.e.Step(h.now, ev, nil)
 	fallbackOpenedAfterDown := false
 	for _, a := range out {
@@ -107,6 +112,9 @@ func (h *engineHarness) step(ev Event) error {
 			if err := h.onStateChange(a); err != nil {
 				return err
 			}
+			if err := h.checkStateFailure(a); err != nil {
+				return err
+			}
 		}
 	}
 	if ev.Kind == EventConnectivity {
@@ -117,6 +125,9 @@ func (h *engineHarness) step(ev Event) error {
 	}
 	if fallbackOpenedAfterDown {
 		return fmt.Errorf("a transport was opened right after the connectivity check said down")
+	}
+	if err := h.checkLastError(); err != nil {
+		return err
 	}
 	return h.checkInvariants(before, ev)
 }
@@ -229,6 +240,12 @@ func (h *engineHarness) nextTimer() (TimerID, harnessTimer, bool) {
 	return ids[0], h.timers[ids[0]], true
 }
 
+// take removes live timer id to fire it, remembering what it was.
+func (h *engineHarness) take(id TimerID) {
+	h.firedID, h.fired = id, h.timers[id]
+	delete(h.timers, id)
+}
+
 // advance moves time forward by up to d, never past the next timer.
 func (h *engineHarness) advance(d time.Duration) {
 	if _, tm, ok := h.nextTimer(); ok && h.now.Add(d).After(tm.due) {
@@ -280,7 +297,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 					t.Skip("no timer")
 				}
 				h.now = tm.due
-				delete(h.timers, id)
+				h.take(id)
 				must(h.step(Event{Kind: EventTimerFired, Timer: id}))
 			},
 			"a transport reports": func(t *rapid.T) {
@@ -364,7 +381,7 @@ func FuzzEngine(f *testing.F) {
 						h.now = tm.due
 					}
 					ev.Timer = id
-					delete(h.timers, id)
+					h.take(id)
 				} else {
 					ev.Timer = TimerID(arg) + h.maxTimer + 1
 				}
@@ -409,7 +426,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
 		{func(c *Config) { c.SlowTimeout = -1 }, "Config.SlowTimeout"},
 		{func(c *Config) { c.GiveUpTimeout = -1 }, "Config.GiveUpTimeout"},
-		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.EndpointOptions.Endpoint"},
+		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.Endpoint.Endpoint"},
+		{func(c *Config) { c.Endpoint.FallbackHosts = []string{"x.y", "x.y"} }, "Config.Endpoint.FallbackHosts[1]"},
 	} {
 		cfg := DefaultConfig()
 		c.mutate(&cfg)

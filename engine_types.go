@@ -21,7 +21,11 @@ const (
 	// Suspended: no connection for connectionStateTtl; retries every
 	// suspendedRetryTimeout (RTN14e).
 	Suspended
-	// Closing: a close was requested while connected (RTN12).
+	// Closing: a close was requested while connected (RTN12). Entering
+	// CLOSING is the SDK's signal to send its CLOSE protocol message on the
+	// active transport (RTN12a): no other action asks for it. The
+	// connection becomes CLOSED when that transport reports closed, or
+	// realtimeRequestTimeout later.
 	Closing
 	// Closed: closed on request; stays put until a connect is requested.
 	Closed
@@ -107,10 +111,13 @@ const (
 	// EventClose: the user asked to close (RTN12).
 	EventClose
 	// EventTransportViable: transport Event.Transport has shown itself
-	// viable (it is ready to be made pending).
+	// viable (it is ready to be made pending): for a websocket, its
+	// opening handshake has completed (101 Switching Protocols, the socket
+	// is open); for HTTP, its connect request has received a 2xx response
+	// status. Package runner documents the same moments for transports.
 	EventTransportViable
-	// EventTransportConnected: transport Event.Transport received
-	// CONNECTED.
+	// EventTransportConnected: transport Event.Transport received the
+	// realtime CONNECTED protocol message (the first one on it).
 	EventTransportConnected
 	// EventTransportFailed: transport Event.Transport failed, with
 	// Event.Failure saying how.
@@ -119,7 +126,8 @@ const (
 	// it dropped, with Event.Failure saying how (a zero Failure for a clean
 	// close).
 	EventTransportClosed
-	// EventTimerFired: timer Event.Timer is due.
+	// EventTimerFired: timer Event.Timer is due. A timer that has fired is
+	// finished: the SDK forgets it, and the engine never cancels it.
 	EventTimerFired
 	// EventConnectivity: the connectivity check the engine asked for has
 	// answered; Event.Up is ConnectivityUp of the response (false for a
@@ -193,7 +201,9 @@ type ActionKind uint8
 
 const (
 	// ActionOpenTransport: open Action.TransportKind as transport
-	// Action.Transport on Action.Host in Action.Mode.
+	// Action.Transport on Action.Host in Action.Mode. Action.Transport is
+	// a TransportID, the SDK's key for its own transport object;
+	// Action.TransportKind is the kind (a Transport: WebSocket or HTTP).
 	ActionOpenTransport ActionKind = iota + 1
 	// ActionDisposeTransport: close and forget transport Action.Transport.
 	ActionDisposeTransport
@@ -212,7 +222,9 @@ const (
 	ActionCheckConnectivity
 	// ActionStateChange: the connection moved from Action.From to
 	// Action.To for Action.Reason; Action.RetryIn is the announced delay
-	// before the next attempt (DISCONNECTED and SUSPENDED), else 0.
+	// before the next attempt (DISCONNECTED and SUSPENDED), else 0;
+	// Action.Failure is the failure that caused the change (the zero
+	// Failure for none; see Engine.LastError).
 	ActionStateChange
 	// ActionCheckWebSocket: open a websocket to the websocket check host
 	// and feed EventWebSocketCheck with whether it opened
@@ -240,11 +252,14 @@ type Action struct {
 	Host          string
 	Due           time.Time
 	RetryIn       time.Duration
+	// Failure is the failure a state change carries (ActionStateChange
+	// only): the zero Failure for none.
+	Failure Failure
 }
 
 // String renders the action on one line, e.g.
 // "open T1 websocket main.realtime.ably.net clean" or
-// "state connecting→disconnected retryIn=13.2s reason=connect-failed".
+// "state connecting→disconnected retryIn=13.2s reason=connect-failed error=dns".
 func (a Action) String() string {
 	switch a.Kind {
 	case ActionOpenTransport:
@@ -262,7 +277,11 @@ func (a Action) String() string {
 	case ActionCheckWebSocket:
 		return "check-websocket"
 	case ActionStateChange:
-		return "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+		s := "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+		if a.Failure.failed() {
+			s += " error=" + a.Failure.String()
+		}
+		return s
 	}
 	return a.Kind.String()
 }

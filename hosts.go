@@ -224,8 +224,12 @@ func pickIndex(u float64, r int) int {
 type FailureKind uint8
 
 const (
+	// FailureNone is the zero kind: no failure. A Failure of this kind
+	// means "no failure" whatever its other fields say; it never
+	// qualifies.
+	FailureNone FailureKind = iota
 	// FailureOther is any failure not listed below; it never qualifies.
-	FailureOther FailureKind = iota
+	FailureOther
 	// FailureDNS: the host name did not resolve.
 	FailureDNS
 	// FailureUnreachable: no route to the host, or the network is down.
@@ -245,7 +249,7 @@ const (
 	numFailureKinds
 )
 
-// String returns the kind's name, e.g. "dns" or "http-status".
+// String returns the kind's name, e.g. "none", "dns" or "http-status".
 func (k FailureKind) String() string {
 	if k < numFailureKinds {
 		return fallbackTable[k].name
@@ -254,6 +258,7 @@ func (k FailureKind) String() string {
 }
 
 // Failure describes one failed request or connection attempt to a host.
+// The zero Failure (Kind FailureNone) means no failure.
 type Failure struct {
 	Kind FailureKind
 	// Status is the HTTP status (FailureHTTPStatus) or the error's
@@ -263,6 +268,29 @@ type Failure struct {
 	// (FailureHTTPStatus only).
 	Server string
 }
+
+// String renders f as the fixtures write it: the kind's name, then
+// ":status" for the kinds that have one (http-status, disconnected), then
+// ":server" when an http-status failure names its Server header; for
+// example "dns", "http-status:503", "http-status:403:CloudFront" or
+// "none". A FailureNone renders as "none" whatever its other fields.
+func (f Failure) String() string {
+	switch f.Kind {
+	case FailureHTTPStatus:
+		s := f.Kind.String() + ":" + strconv.Itoa(f.Status)
+		if f.Server != "" {
+			s += ":" + f.Server
+		}
+		return s
+	case FailureDisconnected:
+		return f.Kind.String() + ":" + strconv.Itoa(f.Status)
+	}
+	return f.Kind.String()
+}
+
+// failed reports whether f is a failure at all (its kind is not
+// FailureNone).
+func (f Failure) failed() bool { return f.Kind != FailureNone }
 
 // fallbackWhen is the condition under which a failure kind qualifies for a
 // fallback host.
@@ -285,6 +313,7 @@ type fallbackRule struct {
 // fallbackTable says which failures move on to a fallback host, indexed by
 // FailureKind (RSC15l, RTN17f).
 var fallbackTable = [numFailureKinds]fallbackRule{
+	FailureNone:         {"none", never, "no failure"},
 	FailureOther:        {"other", never, "RSC15l: anything else must not be retried"},
 	FailureDNS:          {"dns", always, "RSC15l1: host unresolvable"},
 	FailureUnreachable:  {"unreachable", always, "RSC15l1: host unreachable"},
@@ -301,7 +330,7 @@ var fallbackTable = [numFailureKinds]fallbackRule{
 //	dns, unreachable, refused, timeout   always
 //	http-status                          500–504, or Server "CloudFront" (any case) with status ≥ 400
 //	disconnected                         500–504
-//	token, other                         never
+//	token, other, none                   never
 //
 // An out-of-range Kind never qualifies.
 func ShouldFallback(f Failure) bool {

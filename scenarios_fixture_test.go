@@ -29,8 +29,9 @@ func buildScenariosFixture() scenariosFile {
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
 			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up  (at most one live timer has each name)",
-			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>]",
+			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
+			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
 			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed",
 			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset",
@@ -45,6 +46,7 @@ func buildScenariosFixture() scenariosFile {
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",
+			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure; CONNECTING, CONNECTED, CLOSING and CLOSED carry none",
 		},
 		Items: normalizedScenarios(),
 	}

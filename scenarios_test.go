@@ -48,6 +48,10 @@ func stateTo(from, to, reason string) string { return "state " + from + " " + to
 func stateRetry(from, to, reason string, ms int64) string {
 	return stateTo(from, to, reason) + " retryIn=" + strconv.FormatInt(ms, 10)
 }
+
+// withErr is a state change carrying failure f (in the fixtures' failure
+// grammar).
+func withErr(state, f string) string { return state + " error=" + f }
 func openT(t int, kind, host, mode string) string {
 	return fmt.Sprintf("open T%d %s %s %s", t, kind, host, mode)
 }
@@ -215,7 +219,7 @@ func allScenarios() []scenario {
 			{AtMs: 10160, Event: "timer connect T4", Expect: cat(disposeT(4), "check", timerAt("connectivity-check", 20160))},
 			{AtMs: 10200, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(5, 10200, "http", fbHost("e"), "clean"))},
 			{AtMs: 10250, Event: "failed T5 disconnected:504", Expect: cat(lost(5),
-				stateRetry("connecting", "disconnected", "connect-failed", 13500), timerAt("retry", 23750)),
+				withErr(stateRetry("connecting", "disconnected", "connect-failed", 13500), "disconnected:504"), timerAt("retry", 23750)),
 				ExpectState: "disconnected", ExpectRetryCount: ip(1)},
 			retryStep(23750, 6, P, "clean", "disconnected"),
 		}})
@@ -227,7 +231,7 @@ func allScenarios() []scenario {
 			connectAt0(P),
 			{AtMs: 30, Event: "failed T1 refused", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
 			{AtMs: 60, Event: "failed T2 http-status:401", Expect: cat(lost(2),
-				stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 15060))},
+				withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "http-status:401"), timerAt("retry", 15060))},
 		}})
 
 	add(scenario{ID: "fallback-cloudfront-4xx-qualifies", Spec: "RSC15l4",
@@ -248,7 +252,7 @@ func allScenarios() []scenario {
 			{AtMs: 30, Event: "failed T1 unreachable", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
 			{AtMs: 60, Event: "failed T2 unreachable", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
 			{AtMs: 90, Event: "connectivity down", Expect: cat(cancelT("connectivity-check"),
-				stateRetry("connecting", "disconnected", "connectivity-down", 13500), timerAt("retry", 13590))},
+				withErr(stateRetry("connecting", "disconnected", "connectivity-down", 13500), "unreachable"), timerAt("retry", 13590))},
 			{AtMs: 100, Event: "connectivity up", Expect: nil, ExpectState: "disconnected"},
 		}})
 
@@ -260,7 +264,7 @@ func allScenarios() []scenario {
 			{AtMs: 30, Event: "failed T1 unreachable", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
 			{AtMs: 60, Event: "failed T2 timeout", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
 			{AtMs: 10060, Event: "timer connectivity-check", Expect: cat(
-				stateRetry("connecting", "disconnected", "connectivity-down", 15000), timerAt("retry", 25060))},
+				withErr(stateRetry("connecting", "disconnected", "connectivity-down", 15000), "timeout"), timerAt("retry", 25060))},
 		}})
 
 	add(scenario{ID: "connect-timeout", Spec: "RTN14c",
@@ -272,7 +276,7 @@ func allScenarios() []scenario {
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", H, "clean")},
 			{AtMs: 10000, Event: "timer connect T1", Expect: []string{disposeT(1)}, ExpectState: "connecting"},
 			{AtMs: 12000, Event: "timer connect T2", Expect: cat(disposeT(2),
-				stateRetry("connecting", "disconnected", "connect-failed", 12000), timerAt("retry", 24000))},
+				withErr(stateRetry("connecting", "disconnected", "connect-failed", 12000), "timeout"), timerAt("retry", 24000))},
 		}})
 
 	// ---- RTB1 retries, SUSPENDED (RTB1, RTN14d, RTN14e) ----
@@ -286,7 +290,7 @@ func allScenarios() []scenario {
 			seq = append(seq, retryStep(at, t, H, "clean", from))
 			at += 10
 		}
-		end := cat(stateRetry("connecting", "disconnected", "connect-failed", retryIn), timerAt("retry", at+10+retryIn))
+		end := cat(withErr(stateRetry("connecting", "disconnected", "connect-failed", retryIn), "refused"), timerAt("retry", at+10+retryIn))
 		steps := failAttemptOnHost(t, at, H, "clean", end...)
 		steps[1].ExpectRetryCount = ip(i + 1)
 		seq = append(seq, steps...)
@@ -295,14 +299,14 @@ func allScenarios() []scenario {
 	// The fifth retry is due at 120100, after connectionStateTtl (120 s).
 	seq = append(seq,
 		scenarioStep{AtMs: 120000, Event: "timer state-ttl", Expect: cat(cancelT("retry"),
-			stateRetry("disconnected", "suspended", "state-ttl", 30000), timerAt("retry", 150000)),
+			withErr(stateRetry("disconnected", "suspended", "state-ttl", 30000), "refused"), timerAt("retry", 150000)),
 			ExpectState: "suspended", ExpectRetryCount: ip(0)},
 		retryStep(150000, 11, H, "clean", "suspended"))
 	seq = append(seq, failAttemptOnHost(11, 150010, H, "clean",
-		stateRetry("connecting", "suspended", "connect-failed", 30000), timerAt("retry", 180020))...)
+		withErr(stateRetry("connecting", "suspended", "connect-failed", 30000), "refused"), timerAt("retry", 180020))...)
 	seq = append(seq, retryStep(180020, 13, H, "clean", "suspended"))
 	seq = append(seq, failAttemptOnHost(13, 180030, H, "clean",
-		stateRetry("connecting", "suspended", "connect-failed", 30000), timerAt("retry", 210040))...)
+		withErr(stateRetry("connecting", "suspended", "connect-failed", 30000), "refused"), timerAt("retry", 210040))...)
 	add(scenario{ID: "retry-sequence-15-20-25-30-then-suspended-flat", Spec: "RTB1/RTN14d/RTN14e",
 		Comment: "with draws of 0 the DISCONNECTED retries wait 15, 20, 25, 30, 30 s (n from 1, never a 2/3 coefficient); " +
 			"after connectionStateTtl the connection is SUSPENDED, n resets, and retries are a flat 30 s, never 15 s (field failures)",
@@ -317,18 +321,18 @@ func allScenarios() []scenario {
 		Draws:   []float64{0, 0, 0},
 		Steps: cat3(
 			[]scenarioStep{connectAt0(H)},
-			failAttemptOnHost(1, 10, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 15020)),
+			failAttemptOnHost(1, 10, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 15020)),
 			[]scenarioStep{retryStep(15020, 3, H, "clean", "disconnected")},
-			failAttemptOnHost(3, 15030, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 20000), timerAt("retry", 35040)),
+			failAttemptOnHost(3, 15030, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 20000), "refused"), timerAt("retry", 35040)),
 			[]scenarioStep{
 				retryStep(35040, 5, H, "clean", "disconnected"),
 				{AtMs: 35100, Event: "viable T5", Expect: nil},
 				{AtMs: 35150, Event: "connected T5", Expect: becomeConnected(5, true), ExpectRetryCount: ip(0)},
 				{AtMs: 40000, Event: "closed T5 disconnected:503", Expect: cat(disposeT(5),
-					stateRetry("connected", "disconnected", "dropped", 0), stateTo("disconnected", "connecting", "reconnect"),
+					withErr(stateRetry("connected", "disconnected", "dropped", 0), "disconnected:503"), stateTo("disconnected", "connecting", "reconnect"),
 					wsFirst(6, 40000, H, "resume"), timerAt("state-ttl", 160000)), ExpectRetryCount: ip(0)},
 			},
-			failAttemptOnHost(6, 40010, H, "resume", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 55020)),
+			failAttemptOnHost(6, 40010, H, "resume", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 55020)),
 		),
 	})
 
@@ -385,7 +389,7 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
-			{AtMs: 5000, Event: "network-down", Expect: cat(disposeT(1), stateRetry("connected", "disconnected", "network-down", 15000),
+			{AtMs: 5000, Event: "network-down", Expect: cat(disposeT(1), withErr(stateRetry("connected", "disconnected", "network-down", 15000), "unreachable"),
 				timerAt("retry", 20000), timerAt("state-ttl", 125000))},
 			{AtMs: 8000, Event: "network-up", Expect: cat(cancelT("retry"), stateTo("disconnected", "connecting", "network-up"), wsFirst(2, 8000, P, "resume"))},
 			{AtMs: 8150, Event: "connected T2", Expect: becomeConnected(2, true)},
@@ -398,9 +402,9 @@ func allScenarios() []scenario {
 		Steps: cat3(
 			[]scenarioStep{{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
 				wsFirst(1, 0, H, "clean"), timerAt("state-ttl", 5000))}},
-			failAttemptOnHost(1, 10, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 15020)),
+			failAttemptOnHost(1, 10, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 15020)),
 			[]scenarioStep{
-				{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), stateRetry("disconnected", "suspended", "state-ttl", 30000), timerAt("retry", 35000))},
+				{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), withErr(stateRetry("disconnected", "suspended", "state-ttl", 30000), "refused"), timerAt("retry", 35000))},
 				{AtMs: 6000, Event: "network-up", Expect: cat(cancelT("retry"), stateTo("suspended", "connecting", "network-up"), wsFirst(3, 6000, H, "clean"))},
 			},
 		),
@@ -444,13 +448,13 @@ func allScenarios() []scenario {
 		Config:  scenarioConfig{Endpoint: H}, Draws: []float64{0, 0},
 		Steps: cat3(
 			[]scenarioStep{connectAt0(H)},
-			failAttemptOnHost(1, 10, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 15020)),
+			failAttemptOnHost(1, 10, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 15020)),
 			[]scenarioStep{
 				{AtMs: 1000, Event: "close", Expect: cat(cancelT("retry"), cancelT("state-ttl"), stateTo("disconnected", "closed", "close-requested"))},
 				{AtMs: 15020, Event: "timer retry", Expect: nil, ExpectState: "closed"},
 				{AtMs: 20000, Event: "connect", Expect: cat(stateTo("closed", "connecting", "connect-requested"), wsFirst(3, 20000, H, "clean"), timerAt("state-ttl", 140000)), ExpectRetryCount: ip(0)},
 			},
-			failAttemptOnHost(3, 20010, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 35020)),
+			failAttemptOnHost(3, 20010, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 35020)),
 		),
 	})
 
@@ -459,9 +463,9 @@ func allScenarios() []scenario {
 		Steps: cat3(
 			[]scenarioStep{{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
 				wsFirst(1, 0, H, "clean"), timerAt("state-ttl", 5000))}},
-			failAttemptOnHost(1, 10, H, "clean", stateRetry("connecting", "disconnected", "connect-failed", 15000), timerAt("retry", 15020)),
+			failAttemptOnHost(1, 10, H, "clean", withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 15020)),
 			[]scenarioStep{
-				{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), stateRetry("disconnected", "suspended", "state-ttl", 30000), timerAt("retry", 35000))},
+				{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), withErr(stateRetry("disconnected", "suspended", "state-ttl", 30000), "refused"), timerAt("retry", 35000))},
 				{AtMs: 6000, Event: "close", Expect: cat(cancelT("retry"), stateTo("suspended", "closed", "close-requested"))},
 			},
 		),
@@ -472,7 +476,7 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
-			{AtMs: 200, Event: "fatal token:401", Expect: cat(disposeT(1), stateTo("connected", "failed", "fatal")), ExpectState: "failed"},
+			{AtMs: 200, Event: "fatal token:401", Expect: cat(disposeT(1), withErr(stateTo("connected", "failed", "fatal"), "token")), ExpectState: "failed"},
 			{AtMs: 300, Event: "network-up", Expect: nil},
 			{AtMs: 350, Event: "close", Expect: nil, ExpectState: "failed"},
 			{AtMs: 400, Event: "connect", Expect: cat(stateTo("failed", "connecting", "connect-requested"), wsFirst(2, 400, P, "clean"), timerAt("state-ttl", 120400))},
@@ -536,6 +540,64 @@ func allScenarios() []scenario {
 			{AtMs: 50, Event: "connected T1", Expect: becomeConnected(1, true)},
 			{AtMs: 300, Event: "connected T1", Expect: nil},
 			{AtMs: 400, Event: "connect", Expect: nil, ExpectState: "connected"},
+		}})
+
+	// ---- Errors: every state change carries the failure that caused it ----
+
+	add(scenario{ID: "errors-the-last-failure-of-the-attempt", Spec: "RTN4f",
+		Comment: "the websocket's host does not resolve, then HTTP fails with a failure of kind other (which does not qualify): " +
+			"DISCONNECTED carries other, not the earlier dns; the retry's CONNECTING and the CONNECTED that follows carry none",
+		Config: scenarioConfig{Endpoint: H},
+		Draws:  []float64{0},
+		Steps: []scenarioStep{
+			connectAt0(H),
+			{AtMs: 30, Event: "failed T1 dns", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", H, "clean"))},
+			{AtMs: 60, Event: "failed T2 other", Expect: cat(lost(2),
+				withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "other"), timerAt("retry", 15060))},
+			retryStep(15060, 3, H, "clean", "disconnected"),
+			{AtMs: 15100, Event: "connected T3", Expect: becomeConnected(3, true), ExpectState: "connected"},
+		}})
+
+	// ---- Liveness: HTTP works, whatever the websocket does ----
+
+	add(scenario{ID: "liveness-websocket-killed-after-displacing-pending-http", Spec: "liveness",
+		Comment: "HTTP is viable at 2.2 s; the websocket turns viable at 2.3 s and displaces it (rule 2), then is killed at 2.5 s before CONNECTED: " +
+			"HTTP opens again on the same host at once, instead of the attempt ending DISCONNECTED",
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2200, Event: "viable T2", Expect: nil},
+			{AtMs: 2300, Event: "viable T1", Expect: lost(2)},
+			{AtMs: 2500, Event: "closed T1", Expect: cat(lost(1), openWith(3, 2500, "http", P, "clean")), ExpectState: "connecting"},
+			{AtMs: 2600, Event: "viable T3", Expect: nil},
+			{AtMs: 2650, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(4, 2650, "websocket", P, "upgrade"))},
+			{AtMs: 2700, Event: "viable T4", Expect: nil},
+			{AtMs: 2750, Event: "closed T4", Expect: lost(4), ExpectState: "connected"},
+		}})
+
+	add(scenario{ID: "liveness-websocket-killed-after-http-discarded", Spec: "liveness",
+		Comment: "the websocket is pending when HTTP turns viable, so rule 1 discards HTTP; the websocket is then killed before CONNECTED: HTTP opens again at once",
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2100, Event: "viable T1", Expect: nil},
+			{AtMs: 2200, Event: "viable T2", Expect: lost(2)},
+			{AtMs: 2500, Event: "failed T1 disconnected:503", Expect: cat(lost(1), openWith(3, 2500, "http", P, "clean"))},
+			{AtMs: 2650, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(4, 2650, "websocket", P, "upgrade")), ExpectState: "connected"},
+		}})
+
+	add(scenario{ID: "liveness-http-reopened-on-its-fallback-host", Spec: "liveness",
+		Comment: "HTTP fails on the primary and turns viable on fallback host a; a websocket displaces it and is killed: HTTP opens again on a, not on the primary",
+		Draws:   []float64{0, 0, 0},
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12100))},
+			{AtMs: 2150, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2150, "http", fbHost("a"), "clean"))},
+			{AtMs: 2300, Event: "viable T3", Expect: nil},
+			{AtMs: 2400, Event: "viable T1", Expect: lost(3)},
+			{AtMs: 2500, Event: "failed T1 refused", Expect: cat(lost(1), openWith(4, 2500, "http", fbHost("a"), "clean"))},
+			{AtMs: 2600, Event: "connected T4", Expect: cat(becomeConnected(4, false), openWith(5, 2600, "websocket", fbHost("a"), "upgrade")), ExpectState: "connected"},
 		}})
 
 	return out

@@ -105,7 +105,7 @@ func immediateCounted(req Request, resp *Response) {
 	if req.Function != "scenario" {
 		return
 	}
-	stateRe := regexp.MustCompile(`^state (\w+) disconnected (\S+) retryIn=(\S+)$`)
+	stateRe := regexp.MustCompile(`^state (\w+) disconnected (\S+) retryIn=(\S+)( error=\S+)?$`)
 	timerRe := regexp.MustCompile(`^timer retry at=(\S+)$`)
 	steps := resp.Result["steps"].([]StepResult)
 	extra := 0
@@ -123,7 +123,7 @@ func immediateCounted(req Request, resp *Response) {
 					u := (1 - v/(15000*specCoef(float64(n)))) / 0.2
 					nv := float64(reconnect.RetryDelay(15*time.Second, n+1, u)) / 1e6
 					shift = nv - v
-					steps[i].Actions[j] = fmt.Sprintf("state %s disconnected %s retryIn=%s", m[1], m[2], strconv.FormatFloat(nv, 'f', -1, 64))
+					steps[i].Actions[j] = fmt.Sprintf("state %s disconnected %s retryIn=%s%s", m[1], m[2], strconv.FormatFloat(nv, 'f', -1, 64), m[4])
 				}
 			}
 			if strings.HasPrefix(a, "state ") && (strings.Contains(a, " connected connected") || strings.Contains(a, " suspended ")) {

@@ -1,0 +1,335 @@
+// Runs the real, unmodified ably-js ConnectionManager (npm ably@2.28.0,
+// build/ably-node.js) on the timelines of timelines.json in virtual time and
+// prints one JSON document: {"ably": version, "timelines": [{"id", "trace"}]}.
+//
+// Nothing of ably-js is changed. The driver only fills the seams the SDK
+// itself reads at run time:
+//   - Platform.Config.setTimeout/clearTimeout/nextTick/now: a virtual clock;
+//   - Platform.Config.WebSocket: a fake websocket (transports and the
+//     websocket connectivity check both construct it);
+//   - the comet transport's createRequest: fake HTTP requests;
+//   - client.http.checkConnectivity: the fake connectivity check;
+//   - Platform.Config.addEventListener: the OS online/offline events;
+//   - Platform.WebStorage: an in-memory store, so the transport preference
+//     persists across clients as it does in a browser;
+//   - Math.random: always 0 (jitter coefficient 1, fallback hosts in listed
+//     order), which the Go side reproduces with a Source that draws 0.
+//
+// Virtual time: every callback (timer, nextTick, fake network answer,
+// timeline event) is a task with a due time in whole milliseconds (delays are
+// rounded to the nearest millisecond). Tasks run in order of due time; tasks
+// due at the same millisecond run in the order they were scheduled (FIFO).
+// Timeline events are scheduled before the client exists, so they run before
+// anything else due at the same millisecond. After each task every promise
+// continuation it caused runs before the next task.
+//
+// Usage: node driver.mjs [timelines.json] [id ...]
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const Ably = require('ably');
+const ablyVersion = JSON.parse(readFileSync(path.join(path.dirname(require.resolve('ably')), '..', 'package.json'), 'utf8')).version;
+const Platform = Ably.Realtime.Platform;
+
+export const PRIMARY = 'main.realtime.ably.net';
+const WSCHECK_HOST = 'ws-up.ably-realtime.com';
+const HTTP_REQUEST_TIMEOUT = 10000; // what a blackholed connectivity check costs (httpRequestTimeout)
+
+// Defaults for a (kind, host) without a matching rule: everything works.
+const DEFAULTS = {
+  ws: { do: 'connect', after: 20, connectedAfter: 10 },
+  http: { do: 'connect', after: 20, connectedAfter: 10 },
+  connectivity: { do: 'up', after: 30 },
+  wscheck: { do: 'connect', after: 25 },
+};
+
+// ---- the virtual clock ----------------------------------------------------
+
+class Clock {
+  constructor() {
+    this.now = 0;
+    this.seq = 0;
+    this.queue = []; // sorted by (due, id)
+    this.live = new Set();
+  }
+  schedule(delay, fn) {
+    const id = ++this.seq;
+    const d = Math.max(0, Math.round(Number(delay) || 0));
+    const task = { due: this.now + d, id, fn };
+    let lo = 0,
+      hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const q = this.queue[mid];
+      if (q.due < task.due || (q.due === task.due && q.id < id)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, task);
+    this.live.add(id);
+    return id;
+  }
+  cancel(id) {
+    this.live.delete(id);
+  }
+  async run(until, onError) {
+    while (this.queue.length) {
+      const task = this.queue[0];
+      if (task.due > until) break;
+      this.queue.shift();
+      if (!this.live.has(task.id)) continue;
+      this.live.delete(task.id);
+      this.now = task.due;
+      try {
+        task.fn();
+      } catch (e) {
+        onError(e);
+      }
+      await new Promise((resolve) => setImmediate(resolve)); // drain promise continuations
+    }
+  }
+}
+
+// ---- one run of one timeline ------------------------------------------------
+
+class Run {
+  constructor(tl) {
+    this.tl = tl;
+    this.clock = new Clock();
+    this.trace = [];
+    this.offline = false;
+    this.conns = []; // fake transport connections, in open order
+    this.listeners = { online: [], offline: [] };
+    this.storage = new Map();
+    this.nconn = 0;
+  }
+
+  record(ev) {
+    this.trace.push({ t: this.clock.now, ...ev });
+  }
+
+  // rule returns what the fake network does for kind on host now.
+  rule(kind, host) {
+    if (this.offline) return { do: kind === 'connectivity' ? 'down' : 'refuse', after: 1 };
+    const t = this.clock.now;
+    for (const r of this.tl.network || []) {
+      if (r.transport !== kind && !(r.transport === 'any' && (kind === 'ws' || kind === 'http'))) continue;
+      if (r.host && r.host !== 'any') {
+        if (r.host === 'primary' ? host !== PRIMARY : r.host === 'fallback' ? host === PRIMARY : r.host !== host) continue;
+      }
+      if (r.from !== undefined && t < r.from) continue;
+      if (r.until !== undefined && t >= r.until) continue;
+      return { ...DEFAULTS[kind], ...r, after: r.after ?? (r.do === 'refuse' || r.do === 'down' ? 1 : DEFAULTS[kind].after) };
+    }
+    return DEFAULTS[kind];
+  }
+
+  // A transport connection opened through a seam.
+  openConn(kind, host, impl) {
+    const c = { kind, host, impl, state: 'opening', n: ++this.nconn };
+    this.conns.push(c);
+    this.record({ ev: 'open', transport: kind, host });
+    const r = this.rule(kind, host);
+    const at = (d, fn) => this.clock.schedule(d, () => c.state !== 'closed' && fn());
+    switch (r.do) {
+      case 'connect':
+      case 'open':
+      case 'disconnect':
+        if (kind === 'ws') at(r.after, () => ((c.state = 'open'), impl.opened()));
+        if (r.do === 'connect') {
+          at(r.after + (r.connectedAfter ?? 10), () => {
+            c.state = 'connected';
+            impl.message(connectedMessage(c.n));
+          });
+        } else if (r.do === 'disconnect') {
+          at(r.after + (r.connectedAfter ?? 10), () => impl.message(disconnectedMessage(r.status ?? 503)));
+        } else if (kind === 'http') {
+          at(r.after, () => ((c.state = 'open'), impl.message(null)));
+        }
+        break;
+      case 'refuse':
+        at(r.after, () => ((c.state = 'closed'), impl.refused()));
+        break;
+      case 'blackhole':
+        break;
+      default:
+        throw new Error(`timeline ${this.tl.id}: unknown behaviour ${r.do}`);
+    }
+    return c;
+  }
+
+  closeConn(c) {
+    if (c.state === 'closed') return;
+    c.state = 'closed';
+    this.record({ ev: 'close', transport: c.kind, host: c.host });
+  }
+
+  active() {
+    for (let i = this.conns.length - 1; i >= 0; i--) if (this.conns[i].state === 'connected') return this.conns[i];
+    return null;
+  }
+
+  install() {
+    const run = this;
+    const clock = this.clock;
+    Platform.Config.setTimeout = (fn, ms) => clock.schedule(ms, fn);
+    Platform.Config.clearTimeout = (id) => id && clock.cancel(id);
+    Platform.Config.nextTick = (fn, ...args) => clock.schedule(0, () => fn(...args));
+    Platform.Config.now = () => clock.now;
+    Platform.Config.addEventListener = (name, fn) => run.listeners[name] && run.listeners[name].push(fn);
+    Platform.WebStorage = {
+      localSupported: true,
+      sessionSupported: false,
+      get: (name) => (run.storage.has(name) ? run.storage.get(name) : null),
+      set: (name, value) => (run.storage.set(name, value), run.record({ ev: 'preference', value })),
+      remove: (name) => (run.storage.delete(name), run.record({ ev: 'preference', value: null })),
+    };
+    Platform.Config.WebSocket = class FakeWebSocket {
+      constructor(url) {
+        const host = new URL(url).hostname;
+        this.check = host === WSCHECK_HOST;
+        if (this.check) {
+          run.record({ ev: 'wscheck' });
+          const r = run.rule('wscheck', host);
+          if (r.do === 'connect') clock.schedule(r.after, () => this.onopen && this.onopen());
+          else if (r.do === 'refuse') clock.schedule(r.after, () => this.failed());
+          return;
+        }
+        const ws = this;
+        this.conn = run.openConn('ws', host, {
+          opened: () => ws.onopen && ws.onopen(),
+          message: (m) => m && ws.onmessage && ws.onmessage({ data: JSON.stringify(m) }),
+          refused: () => ws.failed(),
+          drop: () => ws.onclose && ws.onclose({ code: 1006, wasClean: false }),
+        });
+      }
+      failed() {
+        this.onerror && this.onerror({ message: 'connect ECONNREFUSED' });
+        this.onclose && this.onclose({ code: 1006, wasClean: false });
+      }
+      close() {
+        if (this.conn) run.closeConn(this.conn);
+      }
+      send() {}
+      on() {}
+    };
+    const comet = Platform.Transports.bundledImplementations.comet;
+    comet.prototype.createRequest = function (uri) {
+      const req = new EventEmitter();
+      req.exec = () => {
+        if (!uri.endsWith('/comet/connect')) return; // recv, send, close: never answered
+        const host = new URL(uri).hostname;
+        req.conn = run.openConn('http', host, {
+          opened: () => {},
+          message: (m) => req.emit('data', m ? [m] : []),
+          refused: () => req.emit('complete', new Error('connect ECONNREFUSED')),
+          drop: () => req.emit('complete', new Error('socket hang up')),
+        });
+      };
+      req.abort = () => req.conn && run.closeConn(req.conn);
+      return req;
+    };
+  }
+
+  newClient() {
+    const tl = this.tl;
+    const client = new Ably.Realtime({
+      key: 'appid.keyid:secret',
+      autoConnect: false,
+      useBinaryProtocol: false,
+      logLevel: 0,
+      transports: tl.transports || ['web_socket', 'comet'],
+    });
+    const cm = client.connection.connectionManager;
+    cm.on('connectionstate', (ch) =>
+      this.record({ ev: 'state', from: ch.previous, to: ch.current, retryIn: Math.round(ch.retryIn || 0) }),
+    );
+    client.http.checkConnectivity = () =>
+      new Promise((resolve) => {
+        this.record({ ev: 'check' });
+        const r = this.rule('connectivity', null);
+        if (r.do === 'blackhole') this.clock.schedule(HTTP_REQUEST_TIMEOUT, () => resolve(false));
+        else this.clock.schedule(r.after, () => resolve(r.do === 'up'));
+      });
+    return client;
+  }
+
+  event(e) {
+    switch (e.do) {
+      case 'connect':
+        this.client.connect();
+        break;
+      case 'close':
+        this.client.close();
+        break;
+      case 'restart':
+        this.client.close();
+        this.listeners = { online: [], offline: [] };
+        this.client = this.newClient();
+        this.client.connect();
+        break;
+      case 'drop': {
+        const c = this.active();
+        if (c) (c.state = 'closed'), c.impl.drop();
+        break;
+      }
+      case 'server-disconnected': {
+        const c = this.active();
+        if (c) c.impl.message(disconnectedMessage(e.status));
+        break;
+      }
+      case 'offline':
+        this.offline = true;
+        this.listeners.offline.forEach((f) => f());
+        break;
+      case 'online':
+        this.offline = false;
+        this.listeners.online.forEach((f) => f());
+        break;
+      default:
+        throw new Error(`timeline ${this.tl.id}: unknown event ${e.do}`);
+    }
+  }
+
+  async go() {
+    this.install();
+    for (const e of this.tl.events) this.clock.schedule(e.at, () => this.event(e));
+    this.client = this.newClient();
+    await this.clock.run(this.tl.until ?? 300000, (e) => this.record({ ev: 'error', message: String(e && e.stack) }));
+    return { id: this.tl.id, trace: this.trace };
+  }
+}
+
+function connectedMessage(n) {
+  return {
+    action: 4,
+    connectionId: 'conn' + n,
+    connectionDetails: { connectionKey: 'key' + n, connectionStateTtl: 120000, maxIdleInterval: 0 },
+  };
+}
+
+function disconnectedMessage(status) {
+  return { action: 6, error: { statusCode: status, code: 80003, message: 'disconnected by the server' } };
+}
+
+async function main() {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const file = process.argv[2] || path.join(here, 'timelines.json');
+  const only = new Set(process.argv.slice(3));
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  Math.random = () => 0;
+  const out = [];
+  for (const tl of doc.timelines) {
+    if (only.size && !only.has(tl.id)) continue;
+    out.push(await new Run(tl).go());
+  }
+  process.stdout.write(JSON.stringify({ ably: ablyVersion, timelines: out }, null, 1) + '\n');
+}
+
+main().catch((e) => {
+  console.error(e && e.stack);
+  process.exit(1);
+});

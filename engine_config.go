@@ -1,0 +1,114 @@
+package reconnect
+
+// Config, its defaults and validation, and the transport policies.
+
+import (
+	"strings"
+	"time"
+)
+
+// Policy is how a connection attempt chooses its first transport.
+type Policy uint8
+
+const (
+	// PolicyWebSocketFirst is the transport-fallback proposal: a websocket
+	// on the primary host with a short-circuit timer, then HTTP, then the
+	// host fallback flow. The default.
+	PolicyWebSocketFirst Policy = iota
+	// PolicyHTTPFirst is what the proposal replaced: HTTP first, with host
+	// fallback, then an upgrade to a websocket once HTTP is active.
+	PolicyHTTPFirst
+	// PolicyWebSocketCheck is the websocket-only policy a major JavaScript
+	// SDK ships: the websocket walks the hosts on its own; after
+	// Config.SlowTimeout (4 s) a websocket check and an HTTP connectivity
+	// check run (the latter down means DISCONNECTED); after
+	// Config.GiveUpTimeout (10 s) HTTP takes over unless the websocket
+	// check passed; and when the websocket has failed on every host, a
+	// websocket check runs at once: failed means HTTP now, passed means
+	// DISCONNECTED, no answer leaves it to the give-up timer.
+	PolicyWebSocketCheck
+	numPolicies
+)
+
+// String returns "websocket-first", "http-first" or "websocket-check".
+func (p Policy) String() string { return enumName(policyNames[:], int(p), "Policy") }
+
+var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocket-check"}
+
+// Config configures an Engine. Its zero value is not valid: start from
+// DefaultConfig.
+type Config struct {
+	// Timeouts are the retry and fallback timeouts; see Timeouts.Validate.
+	Timeouts Timeouts
+	// ShortCircuit is how long the first websocket has to itself before
+	// HTTP starts too; 0 means DefaultShortCircuit. It must not be
+	// negative: Validate rejects a negative value (ChooseTransport, which
+	// returns no error, treats it as 0).
+	ShortCircuit time.Duration
+	// Endpoint names the hosts; see ResolveHosts.
+	Endpoint EndpointOptions
+	// Transports says which transports exist; at least one must.
+	Transports Availability
+	// Policy chooses the first transport of each attempt.
+	Policy Policy
+	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's two timers;
+	// 0 means the defaults, DefaultSlowTimeout and DefaultGiveUpTimeout.
+	// Other policies ignore them. They must not be negative.
+	SlowTimeout, GiveUpTimeout time.Duration
+	// Source draws the RTB1 jitter and the fallback host order; nil means
+	// DefaultSource. The engine calls it only from Step.
+	Source Source
+}
+
+// DefaultConfig returns the spec's defaults: DefaultTimeouts, the 2 s short
+// circuit, the default endpoint, websocket and HTTP both available, the
+// websocket-first policy and the default source.
+func DefaultConfig() Config {
+	return Config{
+		Timeouts:     DefaultTimeouts(),
+		ShortCircuit: DefaultShortCircuit,
+		Transports:   Availability{WebSocket: true, HTTP: true},
+	}
+}
+
+// Validate reports the first invalid field of c as a *FieldError, or nil.
+func (c Config) Validate() error {
+	if err := c.Timeouts.Validate(); err != nil {
+		return inConfig(err)
+	}
+	switch {
+	case c.ShortCircuit < 0:
+		return &FieldError{Field: "Config.ShortCircuit", Value: c.ShortCircuit.String(), Problem: "must not be negative"}
+	case !c.Transports.WebSocket && !c.Transports.HTTP:
+		return &FieldError{Field: "Config.Transports", Value: "{}", Problem: "must make at least one transport available"}
+	case c.SlowTimeout < 0:
+		return &FieldError{Field: "Config.SlowTimeout", Value: c.SlowTimeout.String(), Problem: "must not be negative"}
+	case c.GiveUpTimeout < 0:
+		return &FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
+	case c.Policy >= numPolicies:
+		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
+	}
+	if _, err := ResolveHosts(c.Endpoint); err != nil {
+		return inConfig(err)
+	}
+	return nil
+}
+
+// inConfig names a nested field's *FieldError by its path from Config:
+// Timeouts.X becomes Config.Timeouts.X, and ResolveHosts'
+// EndpointOptions.X becomes Config.Endpoint.X.
+func inConfig(err error) error {
+	fe := *err.(*FieldError)
+	if rest, ok := strings.CutPrefix(fe.Field, "EndpointOptions."); ok {
+		fe.Field = "Endpoint." + rest
+	}
+	fe.Field = "Config." + fe.Field
+	return &fe
+}
+
+// The timers of PolicyWebSocketCheck, as the JavaScript SDK that ships it
+// sets them.
+const (
+	DefaultSlowTimeout   = 4 * time.Second
+	DefaultGiveUpTimeout = 10 * time.Second
+)

@@ -1,0 +1,87 @@
+package reconnect
+
+import "fmt"
+
+// The error model of the engine harness: what failure each state change
+// must carry and what LastError must say, kept from the events the harness
+// fed, never from the engine's state.
+
+// errorModel is the harness's own account of failures.
+type errorModel struct {
+	attemptErr Failure // the last failure of a transport of the current attempt
+	stateErr   Failure // the failure the change into the current state carried
+	lastErr    Failure // what LastError must return
+	eventErr   Failure // the failure the event being stepped carries
+}
+
+// noteEvent records, before the engine steps ev, the failure ev carries
+// and, for a transport of a CONNECTING attempt that fails or times out,
+// the attempt's failure.
+func (h *engineHarness) noteEvent(ev Event) {
+	m := &h.errs
+	m.eventErr = ev.Failure
+	if ev.Failure.Kind == FailureNone {
+		m.eventErr = Failure{}
+	}
+	if h.e.State() != Connecting {
+		return
+	}
+	switch ev.Kind {
+	case EventTransportFailed, EventTransportClosed:
+		if tr := h.transports[ev.Transport]; tr != nil && !tr.active && m.eventErr.Kind != FailureNone {
+			m.attemptErr = m.eventErr
+		}
+	case EventTimerFired:
+		if tm := h.fired; ev.Timer == h.firedID && tm.kind == TimerConnect && h.transports[tm.transport] != nil && !h.transports[tm.transport].active {
+			m.attemptErr = Failure{Kind: FailureTimeout}
+		}
+	case EventNetworkUp:
+		m.attemptErr = Failure{} // the attempt starts again without a state change
+	}
+}
+
+// checkStateFailure checks the failure a state change carries against the
+// rules of the scenarios' decisions.
+func (h *engineHarness) checkStateFailure(a Action) error {
+	m := &h.errs
+	var want Failure
+	switch a.To {
+	case Failed:
+		want = m.eventErr
+	case Disconnected, Suspended:
+		switch a.Reason {
+		case ReasonDropped:
+			want = m.eventErr
+		case ReasonNetworkDown:
+			want = Failure{Kind: FailureUnreachable}
+		case ReasonStateTTL:
+			want = m.stateErr
+		case ReasonConnectFailed, ReasonConnectivityDown:
+			want = m.attemptErr
+		default:
+			return fmt.Errorf("%v with reason %v", a.To, a.Reason)
+		}
+	}
+	if a.Failure != want {
+		return fmt.Errorf("state %v→%v (%v) carries %v, want %v", a.From, a.To, a.Reason, a.Failure, want)
+	}
+	if a.From == Initialized || a.From == Closed || a.From == Failed {
+		m.lastErr = Failure{}
+	}
+	if want.Kind != FailureNone || a.To == Connected {
+		m.lastErr = want
+	}
+	if a.To == Connecting {
+		m.attemptErr = Failure{}
+	}
+	m.stateErr = want
+	return nil
+}
+
+// checkLastError checks LastError after a step.
+func (h *engineHarness) checkLastError() error {
+	if got := h.e.LastError(); got != h.errs.lastErr {
+		return fmt.Errorf("LastError %v, want %v", got, h.errs.lastErr)
+	}
+	return nil
+}

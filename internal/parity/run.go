@@ -1,0 +1,288 @@
+package parity
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// zeroSource draws 0 every time, as the driver's Math.random does.
+type zeroSource struct{}
+
+func (zeroSource) Float64() float64 { return 0 }
+
+// Config is the engine configuration a timeline runs with: the defaults,
+// PolicyWebSocketCheck, the timeline's transports and a source that draws 0.
+func Config(tl Timeline) reconnect.Config {
+	c := reconnect.DefaultConfig()
+	c.Policy = reconnect.PolicyWebSocketCheck
+	c.Source = zeroSource{}
+	if len(tl.Transports) > 0 {
+		c.Transports = reconnect.Availability{}
+		for _, t := range tl.Transports {
+			switch t {
+			case "web_socket":
+				c.Transports.WebSocket = true
+			case "comet":
+				c.Transports.HTTP = true
+			}
+		}
+	}
+	return c
+}
+
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type task struct {
+	due int64
+	seq uint64
+	fn  func()
+}
+
+type queue []task
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	return q[i].due < q[j].due || q[i].due == q[j].due && q[i].seq < q[j].seq
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(task)) }
+func (q *queue) Pop() any {
+	old := *q
+	t := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return t
+}
+
+type conn struct {
+	id        reconnect.TransportID
+	kind      string
+	host      string
+	closed    bool
+	connected bool
+	active    bool
+}
+
+// run is one engine (one client life) on the shared virtual clock.
+type life struct {
+	eng    *reconnect.Engine
+	conns  map[reconnect.TransportID]*conn
+	timers map[reconnect.TimerID]bool
+}
+
+type runner struct {
+	tl      Timeline
+	now     int64
+	seq     uint64
+	q       queue
+	trace   []Entry
+	offline bool
+	cur     *life
+	out     []reconnect.Action
+}
+
+// Run runs the engine on tl and returns its trace.
+func Run(tl Timeline) ([]Entry, error) {
+	r := &runner{tl: tl}
+	for _, e := range tl.Events {
+		r.at(e.At, func() { r.event(e) })
+	}
+	if err := r.newLife(); err != nil {
+		return nil, err
+	}
+	until := tl.Until
+	if until == 0 {
+		until = 300000
+	}
+	for r.q.Len() > 0 {
+		t := heap.Pop(&r.q).(task)
+		if t.due > until {
+			break
+		}
+		r.now = t.due
+		t.fn()
+	}
+	return r.trace, nil
+}
+
+// at schedules fn at the absolute time t (or now, if t has passed).
+func (r *runner) at(t int64, fn func()) {
+	r.seq++
+	heap.Push(&r.q, task{due: max(t, r.now), seq: r.seq, fn: fn})
+}
+
+func (r *runner) after(d int64, fn func()) { r.at(r.now+d, fn) }
+
+func (r *runner) newLife() error {
+	e, err := reconnect.NewEngine(Config(r.tl))
+	if err != nil {
+		return err
+	}
+	r.cur = &life{eng: e, conns: map[reconnect.TransportID]*conn{}, timers: map[reconnect.TimerID]bool{}}
+	return nil
+}
+
+func (r *runner) record(e Entry) {
+	e.T = r.now
+	r.trace = append(r.trace, e)
+}
+
+func (r *runner) active(l *life) *conn {
+	for _, c := range l.conns {
+		if c.active && !c.closed {
+			return c
+		}
+	}
+	return nil
+}
+
+func (r *runner) event(e Event) {
+	l := r.cur
+	switch e.Do {
+	case "connect":
+		r.step(l, reconnect.Event{Kind: reconnect.EventConnect})
+	case "close":
+		r.step(l, reconnect.Event{Kind: reconnect.EventClose})
+	case "restart":
+		r.step(l, reconnect.Event{Kind: reconnect.EventClose})
+		if err := r.newLife(); err != nil {
+			r.record(Entry{Ev: "error", Message: err.Error()})
+			return
+		}
+		r.step(r.cur, reconnect.Event{Kind: reconnect.EventConnect})
+	case "drop":
+		if c := r.active(l); c != nil {
+			c.closed = true
+			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
+		}
+	case "server-disconnected":
+		if c := r.active(l); c != nil {
+			c.closed = true
+			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: e.Status}})
+		}
+	case "offline":
+		r.offline = true
+		r.step(l, reconnect.Event{Kind: reconnect.EventNetworkDown})
+	case "online":
+		r.offline = false
+		r.step(l, reconnect.Event{Kind: reconnect.EventNetworkUp})
+	}
+}
+
+// step feeds ev to life l's engine and performs the actions it returns.
+func (r *runner) step(l *life, ev reconnect.Event) {
+	out := l.eng.Step(epoch.Add(time.Duration(r.now)*time.Millisecond), ev, r.out[:0])
+	acts := append([]reconnect.Action(nil), out...)
+	r.out = out
+	for _, a := range acts {
+		r.perform(l, a)
+	}
+	if l.eng.State() == reconnect.Closing {
+		// ably-js closes the active transport at once on close().
+		if c := r.active(l); c != nil {
+			c.closed = true
+			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id})
+		}
+	}
+}
+
+func (r *runner) perform(l *life, a reconnect.Action) {
+	switch a.Kind {
+	case reconnect.ActionOpenTransport:
+		r.open(l, a)
+	case reconnect.ActionDisposeTransport:
+		if c := l.conns[a.Transport]; c != nil && !c.closed {
+			c.closed = true
+			r.record(Entry{Ev: "close", Transport: c.kind, Host: c.host})
+		}
+	case reconnect.ActionActivateTransport:
+		if c := l.conns[a.Transport]; c != nil {
+			c.active = true
+		}
+	case reconnect.ActionStartTimer:
+		id := a.Timer
+		l.timers[id] = true
+		due := int64(math.Round(float64(a.Due.Sub(epoch)) / float64(time.Millisecond)))
+		r.at(due, func() {
+			if l.timers[id] {
+				delete(l.timers, id)
+				r.step(l, reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id})
+			}
+		})
+	case reconnect.ActionCancelTimer:
+		delete(l.timers, a.Timer)
+	case reconnect.ActionCheckConnectivity:
+		r.record(Entry{Ev: "check"})
+		ru := r.tl.rule("connectivity", "", r.now, r.offline)
+		if ru.Do != "blackhole" {
+			up := ru.Do == "up"
+			r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: reconnect.EventConnectivity, Up: up}) })
+		}
+	case reconnect.ActionCheckWebSocket:
+		r.record(Entry{Ev: "wscheck"})
+		ru := r.tl.rule("wscheck", "", r.now, r.offline)
+		if ru.Do != "blackhole" {
+			up := ru.Do == "connect"
+			r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: reconnect.EventWebSocketCheck, Up: up}) })
+		}
+	case reconnect.ActionStateChange:
+		r.record(Entry{Ev: "state", From: a.From.String(), To: a.To.String(), RetryIn: a.RetryIn.Round(time.Millisecond).Milliseconds()})
+	default:
+		r.record(Entry{Ev: "error", Message: fmt.Sprintf("unknown action %v", a)})
+	}
+}
+
+// open answers an ActionOpenTransport as the timeline's network does.
+func (r *runner) open(l *life, a reconnect.Action) {
+	kind := "ws"
+	if a.TransportKind == reconnect.HTTP {
+		kind = "http"
+	}
+	c := &conn{id: a.Transport, kind: kind, host: a.Host}
+	l.conns[c.id] = c
+	r.record(Entry{Ev: "open", Transport: kind, Host: a.Host})
+	ru := r.tl.rule(kind, a.Host, r.now, r.offline)
+	live := func(fn func()) func() {
+		return func() {
+			if !c.closed {
+				fn()
+			}
+		}
+	}
+	send := func(k reconnect.EventKind, f reconnect.Failure) {
+		r.step(l, reconnect.Event{Kind: k, Transport: c.id, Failure: f})
+	}
+	after, ca, status := *ru.After, int64(10), ru.Status
+	if status == 0 {
+		status = 503
+	}
+	if ru.ConnectedAfter != nil {
+		ca = *ru.ConnectedAfter
+	}
+	switch ru.Do {
+	case "connect", "open", "disconnect":
+		if kind == "ws" || ru.Do == "open" {
+			r.after(after, live(func() { send(reconnect.EventTransportViable, reconnect.Failure{}) }))
+		}
+		switch ru.Do {
+		case "connect":
+			r.after(after+ca, live(func() { c.connected = true; send(reconnect.EventTransportConnected, reconnect.Failure{}) }))
+		case "disconnect":
+			r.after(after+ca, live(func() {
+				if kind == "http" {
+					send(reconnect.EventTransportViable, reconnect.Failure{})
+				}
+				c.closed = true
+				send(reconnect.EventTransportClosed, reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status})
+			}))
+		}
+	case "refuse":
+		r.after(after, live(func() {
+			c.closed = true
+			send(reconnect.EventTransportFailed, reconnect.Failure{Kind: reconnect.FailureRefused})
+		}))
+	}
+}

@@ -1,0 +1,170 @@
+// Package parity runs the engine with PolicyWebSocketCheck on the event
+// timelines of conformance/ably-js-parity/timelines.json, in virtual time
+// with a fake network, and renders the same trace the Node driver there
+// prints for the real ably-js ConnectionManager, so that a test can compare
+// the two line by line.
+//
+// Both sides share one notion of virtual time: every callback is a task due
+// at a whole millisecond; tasks due at the same millisecond run in the order
+// they were scheduled (FIFO); the timeline's own events are scheduled first,
+// so they run before anything else due at the same millisecond; and every
+// random draw is 0 (jitter coefficient 1, fallback hosts in listed order).
+package parity
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Primary is the default primary host; Rule.Host "primary" matches it and
+// "fallback" every other host.
+const Primary = "main.realtime.ably.net"
+
+// Timelines is the document timelines.json holds.
+type Timelines struct {
+	Timelines []Timeline `json:"timelines"`
+}
+
+// Timeline is one run: what the network does, and what happens when.
+type Timeline struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Transports are ably-js transport names ("web_socket", "comet"); empty
+	// means both.
+	Transports []string `json:"transports,omitempty"`
+	// Network lists behaviour rules; the first that matches a request wins,
+	// and no match means everything works (see Defaults).
+	Network []Rule  `json:"network,omitempty"`
+	Events  []Event `json:"events"`
+	// Until is when the run stops, in ms; 0 means 300000.
+	Until int64 `json:"until,omitempty"`
+}
+
+// Rule says how the fake network answers one kind of request.
+type Rule struct {
+	// Transport is "ws", "http", "any" (ws and http), "wscheck" (the
+	// websocket connectivity check) or "connectivity" (the HTTP check).
+	Transport string `json:"transport"`
+	// Host is "primary", "fallback", "any" or a host name; empty is any.
+	Host string `json:"host,omitempty"`
+	// From and Until bound, in ms, when a request must be made to match
+	// (From ≤ t < Until); nil means unbounded.
+	From  *int64 `json:"from,omitempty"`
+	Until *int64 `json:"until,omitempty"`
+	// Do is "connect" (opens, then sends CONNECTED), "open" (opens, never
+	// sends CONNECTED), "disconnect" (opens, then sends DISCONNECTED with
+	// Status), "refuse", "blackhole"; for connectivity "up", "down" or
+	// "blackhole" (no answer: the request times out after
+	// httpRequestTimeout).
+	Do string `json:"do"`
+	// After is when the answer comes, in ms after the request; nil means
+	// 1 for refuse and down, else the default's. ConnectedAfter is how long
+	// after opening CONNECTED (or DISCONNECTED) comes; nil means 10.
+	After          *int64 `json:"after,omitempty"`
+	ConnectedAfter *int64 `json:"connectedAfter,omitempty"`
+	Status         int    `json:"status,omitempty"`
+}
+
+// Event is one thing that happens at a time: "connect", "close",
+// "restart" (close, then a new client with the same persisted storage
+// connects), "drop" (the active transport drops), "server-disconnected"
+// (the server sends DISCONNECTED with Status on the active transport),
+// "offline" and "online" (the OS network events; while offline every
+// request fails after 1 ms).
+type Event struct {
+	At     int64  `json:"at"`
+	Do     string `json:"do"`
+	Status int    `json:"status,omitempty"`
+}
+
+// Defaults are the answers without a matching rule: everything works.
+var Defaults = map[string]Rule{
+	"ws":           {Do: "connect", After: ms(20), ConnectedAfter: ms(10)},
+	"http":         {Do: "connect", After: ms(20), ConnectedAfter: ms(10)},
+	"connectivity": {Do: "up", After: ms(30)},
+	"wscheck":      {Do: "connect", After: ms(25)},
+}
+
+func ms(v int64) *int64 { return &v }
+
+// Load reads and checks a timelines document.
+func Load(path string) (Timelines, error) {
+	var doc Timelines
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return doc, err
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return doc, fmt.Errorf("%s: %w", path, err)
+	}
+	seen := map[string]bool{}
+	for _, tl := range doc.Timelines {
+		if tl.ID == "" || seen[tl.ID] {
+			return doc, fmt.Errorf("%s: timeline id %q is empty or repeated", path, tl.ID)
+		}
+		seen[tl.ID] = true
+		for _, r := range tl.Network {
+			if _, ok := Defaults[r.Transport]; !ok && r.Transport != "any" {
+				return doc, fmt.Errorf("%s: timeline %s: rule transport %q is not ws, http, any, wscheck or connectivity", path, tl.ID, r.Transport)
+			}
+			switch r.Do {
+			case "connect", "open", "disconnect", "refuse", "blackhole", "up", "down":
+			default:
+				return doc, fmt.Errorf("%s: timeline %s: rule do %q is unknown", path, tl.ID, r.Do)
+			}
+		}
+		for _, e := range tl.Events {
+			switch e.Do {
+			case "connect", "close", "restart", "drop", "server-disconnected", "offline", "online":
+			default:
+				return doc, fmt.Errorf("%s: timeline %s: event do %q is unknown", path, tl.ID, e.Do)
+			}
+		}
+	}
+	return doc, nil
+}
+
+// rule returns how the network answers a request of kind to host at t.
+func (tl *Timeline) rule(kind, host string, t int64, offline bool) Rule {
+	if offline {
+		if kind == "connectivity" {
+			return Rule{Do: "down", After: ms(1)}
+		}
+		return Rule{Do: "refuse", After: ms(1)}
+	}
+	for _, r := range tl.Network {
+		if r.Transport != kind && (r.Transport != "any" || (kind != "ws" && kind != "http")) {
+			continue
+		}
+		switch r.Host {
+		case "", "any":
+		case "primary":
+			if host != Primary {
+				continue
+			}
+		case "fallback":
+			if host == Primary {
+				continue
+			}
+		default:
+			if host != r.Host {
+				continue
+			}
+		}
+		if r.From != nil && t < *r.From || r.Until != nil && t >= *r.Until {
+			continue
+		}
+		if r.After == nil {
+			r.After = Defaults[kind].After
+			if r.Do == "refuse" || r.Do == "down" {
+				r.After = ms(1)
+			}
+		}
+		if r.ConnectedAfter == nil {
+			r.ConnectedAfter = ms(10)
+		}
+		return r
+	}
+	return Defaults[kind]
+}

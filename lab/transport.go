@@ -1,0 +1,149 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// DialFunc connects to "name:port"; Server.DialContext is one.
+type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
+
+// Reporter receives one transport's events; it has the method set of the
+// runner's Reporter, whose documentation says when each is due. A lab
+// transport calls it from its own goroutine, one call at a time: Viable,
+// Connected, then at most one of Failed (before viable) or Closed (after
+// it); nothing after Close.
+type Reporter interface {
+	Viable()
+	Connected()
+	Failed(reconnect.Failure)
+	Closed(reconnect.Failure)
+	Fatal(reconnect.Failure)
+}
+
+// Conn is one open lab transport.
+type Conn interface {
+	// RequestClose sends the protocol's CLOSE; the transport reports
+	// Closed with a zero Failure when the server's CLOSED arrives.
+	RequestClose()
+	// Close closes the transport at once (the websocket without a close
+	// handshake; the long-poll session with an abort request, bounded by a
+	// second) and reports nothing more. It does not block.
+	Close()
+	// Done is closed once the transport's goroutines have ended.
+	Done() <-chan struct{}
+}
+
+// Client opens lab transports through Dial. Its methods are safe for
+// concurrent use.
+type Client struct {
+	Dial DialFunc
+	// PollTimeout bounds one long poll's wait for the server's answer;
+	// 0 means 30 s.
+	PollTimeout time.Duration
+}
+
+// Open opens a transport of kind k to host in mode m; rep receives its
+// events. It returns at once; the connection proceeds in the background.
+func (c *Client) Open(k reconnect.Transport, host string, m reconnect.Mode, rep Reporter) Conn {
+	if k == reconnect.WebSocket {
+		return c.openWebSocket(host, m, rep)
+	}
+	return c.openLongPoll(host, m, rep)
+}
+
+// CheckConnectivity GETs url and reports whether the answer says the
+// internet is up (reconnect.ConnectivityUp); a failed request is down.
+func (c *Client) CheckConnectivity(ctx context.Context, url string) bool {
+	hc := &http.Client{Transport: &http.Transport{DialContext: c.Dial, DisableKeepAlives: true}}
+	defer hc.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	return err == nil && reconnect.ConnectivityUp(resp.StatusCode, body)
+}
+
+// classify turns a connect error (and the response, if any) into the
+// Failure the engine's host-fallback rules read.
+func classify(err error, resp *http.Response) reconnect.Failure {
+	var dns *net.DNSError
+	switch {
+	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && resp.StatusCode != http.StatusOK:
+		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: resp.StatusCode, Server: resp.Header.Get("Server")}
+	case errors.As(err, &dns):
+		return reconnect.Failure{Kind: reconnect.FailureDNS}
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return reconnect.Failure{Kind: reconnect.FailureRefused}
+	}
+	return reconnect.Failure{Kind: reconnect.FailureUnreachable}
+}
+
+// lifecycle is what both transports share: the report gate (viable and
+// connected at most once, one final event, nothing after Close), the close
+// request and the done signal. Only the transport's goroutine reports.
+type lifecycle struct {
+	rep       Reporter
+	ctx       context.Context // done after Close
+	cancel    context.CancelFunc
+	closeReq  chan struct{}
+	reqOnce   sync.Once
+	done      chan struct{}
+	viableNow bool
+	connected bool
+	ended     bool
+}
+
+func newLifecycle(rep Reporter) *lifecycle {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &lifecycle{rep: rep, ctx: ctx, cancel: cancel, closeReq: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (l *lifecycle) RequestClose()         { l.reqOnce.Do(func() { close(l.closeReq) }) }
+func (l *lifecycle) Close()                { l.cancel() }
+func (l *lifecycle) Done() <-chan struct{} { return l.done }
+
+// live reports whether reports still go out.
+func (l *lifecycle) live() bool { return !l.ended && l.ctx.Err() == nil }
+
+func (l *lifecycle) viable() {
+	if l.live() && !l.viableNow {
+		l.viableNow = true
+		l.rep.Viable()
+	}
+}
+
+func (l *lifecycle) connectedNow() {
+	if l.live() && !l.connected {
+		l.viable()
+		l.connected = true
+		l.rep.Connected()
+	}
+}
+
+// end reports the final event once: Failed before viable, Closed after.
+func (l *lifecycle) end(f reconnect.Failure) {
+	if !l.live() {
+		return
+	}
+	l.ended = true
+	if l.viableNow {
+		l.rep.Closed(f)
+	} else {
+		l.rep.Failed(f)
+	}
+}

@@ -1,0 +1,165 @@
+package lab
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+func TestTransportsConnectAndClose(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			for _, want := range []reconnect.EventKind{reconnect.EventTransportViable, reconnect.EventTransportConnected} {
+				if r := next(t, ch); r.kind != want {
+					t.Fatalf("got %v %v, want %v", r.kind, r.f, want)
+				}
+			}
+			conn.RequestClose()
+			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f != (reconnect.Failure{}) {
+				t.Fatalf("after RequestClose: %v %+v, want a clean close", r.kind, r.f)
+			}
+			conn.Close()
+			waitDone(t, conn)
+		})
+	}
+}
+
+func TestCloseClosesOnTheWire(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			events := make(chan ServerEvent, 64)
+			s, c := newServer(t, Options{OnEvent: func(e ServerEvent) { events <- e }})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			next(t, ch)
+			next(t, ch)
+			conn.Close()
+			waitDone(t, conn)
+			deadline := time.After(5 * time.Second)
+			for seen := false; !seen; {
+				select {
+				case e := <-events:
+					seen = e.What == "closed"
+				case <-deadline:
+					t.Fatal("the server never saw the transport close")
+				}
+			}
+			select {
+			case r := <-ch:
+				t.Fatalf("a report after Close: %v", r.kind)
+			default:
+			}
+		})
+	}
+}
+
+func TestTransportFailures(t *testing.T) {
+	cases := []struct {
+		name  string
+		kind  reconnect.Transport
+		host  string
+		fault HostFault
+		want  reconnect.Failure
+	}{
+		{"websocket rejected 403", reconnect.WebSocket, "", HostFault{WebSocket: PathFault{Reject: 1, RejectStatus: 403}},
+			reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: 403, Server: "lab"}},
+		{"http rejected 503", reconnect.HTTP, "", HostFault{HTTP: PathFault{Reject: 1}},
+			reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: 503, Server: "lab"}},
+		{"websocket refused", reconnect.WebSocket, "", HostFault{Down: true}, reconnect.Failure{Kind: reconnect.FailureRefused}},
+		{"http refused", reconnect.HTTP, "", HostFault{Down: true}, reconnect.Failure{Kind: reconnect.FailureRefused}},
+		{"unknown host", reconnect.HTTP, "nowhere.test", HostFault{}, reconnect.Failure{Kind: reconnect.FailureDNS}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			if err := s.SetFault(s.Primary(), tc.fault); err != nil {
+				t.Fatal(err)
+			}
+			host := tc.host
+			if host == "" {
+				host = s.Primary()
+			}
+			rep, ch := recorder()
+			conn := c.Open(tc.kind, host, reconnect.ModeClean, rep)
+			if r := next(t, ch); r.kind != reconnect.EventTransportFailed || r.f != tc.want {
+				t.Fatalf("got %v %+v, want failed %+v", r.kind, r.f, tc.want)
+			}
+			waitDone(t, conn)
+		})
+	}
+}
+
+func TestTransportKilledAndDropped(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String()+"/before CONNECTED", func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{KillBeforeConnected: 1}, HTTP: PathFault{KillBeforeConnected: 1}})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			if r := next(t, ch); r.kind != reconnect.EventTransportViable {
+				t.Fatalf("got %v, want viable", r.kind)
+			}
+			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f.Kind != reconnect.FailureUnreachable {
+				t.Fatalf("got %v %v, want closed, unreachable", r.kind, r.f)
+			}
+			waitDone(t, conn)
+		})
+		t.Run(k.String()+"/dropped with DISCONNECTED 503", func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			_ = s.SetFault(s.Primary(), HostFault{DropAfter: 50 * time.Millisecond, DisconnectStatus: 503})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			next(t, ch)
+			if r := next(t, ch); r.kind != reconnect.EventTransportConnected {
+				t.Fatalf("got %v, want connected", r.kind)
+			}
+			want := reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}
+			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f != want {
+				t.Fatalf("got %v %+v, want closed %+v", r.kind, r.f, want)
+			}
+			waitDone(t, conn)
+		})
+	}
+}
+
+func TestBlackholedTransportClosesOnRequest(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			s, c := newServer(t, Options{})
+			_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{Blackhole: 1}, HTTP: PathFault{Blackhole: 1}})
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			select {
+			case r := <-ch:
+				t.Fatalf("blackholed transport reported %v", r.kind)
+			case <-time.After(100 * time.Millisecond):
+			}
+			conn.Close()
+			waitDone(t, conn)
+		})
+	}
+}
+
+func TestConnectivityCheck(t *testing.T) {
+	s, c := newServer(t, Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if !c.CheckConnectivity(ctx, s.CheckURL()) {
+		t.Fatal("healthy check said down")
+	}
+	s.SetCheck(CheckFault{Down: true})
+	if c.CheckConnectivity(ctx, s.CheckURL()) {
+		t.Fatal("down check said up")
+	}
+	s.SetCheck(CheckFault{Hang: true})
+	hctx, hcancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer hcancel()
+	if c.CheckConnectivity(hctx, s.CheckURL()) {
+		t.Fatal("hanging check said up")
+	}
+}
