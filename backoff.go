@@ -132,8 +132,14 @@ type Backoff struct {
 
 // NewBackoff returns a Backoff for the initial retry timeout initial that
 // draws its jitter from src, or from its own seeded stream when src is nil
-// (see Backoff). A non-positive initial gives a Backoff whose delays are all
-// 0, as RetryDelay does.
+// (see Backoff and Source).
+//
+// A non-positive initial gives a Backoff whose delays are all 0, as
+// RetryDelay does: it never waits. Used with github.com/cenkalti/backoff's
+// Retry, that is a retry loop with no pause at all, so validate initial
+// first (Timeouts.Validate rejects a non-positive DisconnectedRetry) or bound
+// the retries (for example with cenkalti's WithMaxRetries or
+// WithMaxTries).
 func NewBackoff(initial time.Duration, src Source) *Backoff {
 	b := &Backoff{initial: initial, initF: float64(max(initial, 0)), src: src}
 	if src == nil {

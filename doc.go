@@ -5,7 +5,7 @@
 //
 // Time and randomness are always arguments. A function that needs a uniform
 // draw takes it as u ∈ [0, 1] or reads it from a Source the caller passes
-// (nil meaning DefaultSource); nothing here reads a clock, sleeps, starts a
+// (nil meaning a default; see Source); nothing here reads a clock, sleeps, starts a
 // goroutine or keeps package-level mutable state.
 //
 // # Spec points

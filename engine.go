@@ -74,8 +74,11 @@ type Engine struct {
 	flow        Transport // the transport that walks the hosts
 	flowStarted bool
 	flowHost    int // index into the host order of the flow's current host
-	check       checkPurpose
-	wsCheck     wsCheckState
+	// flowDisplaced: the flow's transport turned viable and was closed for
+	// a websocket (rules 1, 2); nothing of the flow is in flight.
+	flowDisplaced bool
+	check         checkPurpose
+	wsCheck       wsCheckState
 }
 
 // NewEngine returns an engine in state INITIALIZED, or the *FieldError of

@@ -13,7 +13,7 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	}
 	e.attemptErr = Failure{}
 	e.order = e.order[:0]
-	e.flowStarted, e.flowHost, e.check, e.wsCheck = false, 0, checkNone, wsCheckNone
+	e.flowStarted, e.flowHost, e.flowDisplaced, e.check, e.wsCheck = false, 0, false, checkNone, wsCheckNone
 	e.flow = HTTP
 	if !e.cfg.Transports.HTTP {
 		e.flow = WebSocket
@@ -53,8 +53,19 @@ func (e *Engine) connectMode() Mode {
 // startFlow opens the flow transport on the primary host.
 func (e *Engine) startFlow(out []Action) []Action {
 	out = e.cancelTimers(out, TimerShortCircuit)
-	e.flowStarted, e.flowHost = true, 0
+	e.flowStarted, e.flowHost, e.flowDisplaced = true, 0, false
 	return e.open(out, e.flow, e.hosts.Primary, e.connectMode(), roleFlow)
+}
+
+// reopenFlow opens the flow transport again on the host where it was
+// displaced by a websocket that was then lost.
+func (e *Engine) reopenFlow(out []Action) []Action {
+	e.flowDisplaced = false
+	host := e.hosts.Primary
+	if e.flowHost > 0 {
+		host = e.order[e.flowHost]
+	}
+	return e.open(out, e.flow, host, e.connectMode(), roleFlow)
 }
 
 // maybeEndAttempt ends a CONNECTING attempt that has nothing left in flight:

@@ -2,7 +2,10 @@ package reconnect
 
 // Config, its defaults and validation, and the transport policies.
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Policy is how a connection attempt chooses its first transport.
 type Policy uint8
@@ -39,7 +42,8 @@ type Config struct {
 	Timeouts Timeouts
 	// ShortCircuit is how long the first websocket has to itself before
 	// HTTP starts too; 0 means DefaultShortCircuit. It must not be
-	// negative.
+	// negative: Validate rejects a negative value (ChooseTransport, which
+	// returns no error, treats it as 0).
 	ShortCircuit time.Duration
 	// Endpoint names the hosts; see ResolveHosts.
 	Endpoint EndpointOptions
@@ -90,9 +94,14 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// inConfig names a nested field's *FieldError from Config.
+// inConfig names a nested field's *FieldError by its path from Config:
+// Timeouts.X becomes Config.Timeouts.X, and ResolveHosts'
+// EndpointOptions.X becomes Config.Endpoint.X.
 func inConfig(err error) error {
 	fe := *err.(*FieldError)
+	if rest, ok := strings.CutPrefix(fe.Field, "EndpointOptions."); ok {
+		fe.Field = "Endpoint." + rest
+	}
 	fe.Field = "Config." + fe.Field
 	return &fe
 }

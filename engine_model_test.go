@@ -426,7 +426,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
 		{func(c *Config) { c.SlowTimeout = -1 }, "Config.SlowTimeout"},
 		{func(c *Config) { c.GiveUpTimeout = -1 }, "Config.GiveUpTimeout"},
-		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.EndpointOptions.Endpoint"},
+		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.Endpoint.Endpoint"},
+		{func(c *Config) { c.Endpoint.FallbackHosts = []string{"x.y", "x.y"} }, "Config.Endpoint.FallbackHosts[1]"},
 	} {
 		cfg := DefaultConfig()
 		c.mutate(&cfg)

@@ -41,17 +41,31 @@ func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
 	d, _ := DecidePending(s.kind, s.mode, kindOf(pending), kindOf(active))
 	switch d {
 	case DiscardCandidate:
+		e.noteDisplaced(s)
 		return e.lose(out, s, Failure{})
 	case ReplacePending:
+		e.noteDisplaced(pending)
 		out = e.dispose(out, pending)
 	}
 	s.status = slotPending
 	return out
 }
 
-// transportState is what the transport-choice steps look at in this attempt.
+// noteDisplaced records that the flow transport s, viable and so working
+// on its host, was closed for a websocket by rule 1 or 2: if that websocket
+// is lost before it connects, the flow opens again on the same host
+// (liveness).
+func (e *Engine) noteDisplaced(s *transportSlot) {
+	if s.role == roleFlow {
+		e.flowDisplaced = true
+	}
+}
+
+// transportState is what the transport-choice steps look at in this
+// attempt. A flow displaced by a websocket counts as not started: it has
+// nothing in flight and must start again if that websocket is lost.
 func (e *Engine) transportState() TransportState {
-	return TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted,
+	return TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted && !e.flowDisplaced,
 		Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
 }
 
@@ -108,6 +122,9 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 	switch r {
 	case roleShortCircuit:
 		if HTTPOnWebSocketFailure(e.transportState()) {
+			if e.flowDisplaced {
+				return e.reopenFlow(out)
+			}
 			return e.startFlow(out)
 		}
 	case roleFlow:

@@ -21,7 +21,11 @@ const (
 	// Suspended: no connection for connectionStateTtl; retries every
 	// suspendedRetryTimeout (RTN14e).
 	Suspended
-	// Closing: a close was requested while connected (RTN12).
+	// Closing: a close was requested while connected (RTN12). Entering
+	// CLOSING is the SDK's signal to send its CLOSE protocol message on the
+	// active transport (RTN12a): no other action asks for it. The
+	// connection becomes CLOSED when that transport reports closed, or
+	// realtimeRequestTimeout later.
 	Closing
 	// Closed: closed on request; stays put until a connect is requested.
 	Closed
@@ -107,10 +111,13 @@ const (
 	// EventClose: the user asked to close (RTN12).
 	EventClose
 	// EventTransportViable: transport Event.Transport has shown itself
-	// viable (it is ready to be made pending).
+	// viable (it is ready to be made pending): for a websocket, its
+	// opening handshake has completed (101 Switching Protocols, the socket
+	// is open); for HTTP, its connect request has received a 2xx response
+	// status. Package runner documents the same moments for transports.
 	EventTransportViable
-	// EventTransportConnected: transport Event.Transport received
-	// CONNECTED.
+	// EventTransportConnected: transport Event.Transport received the
+	// realtime CONNECTED protocol message (the first one on it).
 	EventTransportConnected
 	// EventTransportFailed: transport Event.Transport failed, with
 	// Event.Failure saying how.
@@ -119,7 +126,8 @@ const (
 	// it dropped, with Event.Failure saying how (a zero Failure for a clean
 	// close).
 	EventTransportClosed
-	// EventTimerFired: timer Event.Timer is due.
+	// EventTimerFired: timer Event.Timer is due. A timer that has fired is
+	// finished: the SDK forgets it, and the engine never cancels it.
 	EventTimerFired
 	// EventConnectivity: the connectivity check the engine asked for has
 	// answered; Event.Up is ConnectivityUp of the response (false for a
@@ -193,7 +201,9 @@ type ActionKind uint8
 
 const (
 	// ActionOpenTransport: open Action.TransportKind as transport
-	// Action.Transport on Action.Host in Action.Mode.
+	// Action.Transport on Action.Host in Action.Mode. Action.Transport is
+	// a TransportID, the SDK's key for its own transport object;
+	// Action.TransportKind is the kind (a Transport: WebSocket or HTTP).
 	ActionOpenTransport ActionKind = iota + 1
 	// ActionDisposeTransport: close and forget transport Action.Transport.
 	ActionDisposeTransport

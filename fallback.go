@@ -285,9 +285,14 @@ type FirstStep struct {
 
 // ChooseTransport is the proposal's chooseTransport: when a websocket is
 // available, open it on the primary host and, when HTTP is available too,
-// arm the short-circuit timer for shortCircuit (DefaultShortCircuit when
-// shortCircuit ≤ 0); otherwise open HTTP (with no timer). With neither
-// available it returns the zero FirstStep: nothing to open.
+// arm the short-circuit timer for shortCircuit; otherwise open HTTP (with no
+// timer). With neither available it returns the zero FirstStep: nothing to
+// open.
+//
+// shortCircuit follows Config.ShortCircuit's rule: 0 means
+// DefaultShortCircuit and a negative value is invalid. Config.Validate
+// rejects a negative value with a *FieldError; ChooseTransport, which has
+// no error to return, treats it as 0.
 func ChooseTransport(avail Availability, shortCircuit time.Duration) FirstStep {
 	switch {
 	case avail.WebSocket && avail.HTTP:

@@ -1,6 +1,6 @@
 module github.com/reconnect-go/reconnect
 
-go 1.24
+go 1.25
 
 require (
 	github.com/google/go-cmp v0.7.0

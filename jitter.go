@@ -38,15 +38,23 @@ func clampUnit(u float64) float64 {
 //
 // The package reads a Source only where a function or type says so, and only
 // through Float64.
+//
+// A nil Source means the default, which is one of two unseeded streams,
+// both uniform and different in every process: a Backoff made by
+// NewBackoff draws from its own SplitMix64 stream, seeded once from
+// math/rand/v2 (several times cheaper than a shared generator); everything
+// else that takes a Source (Schedule, AppendHostOrder, Config.Source)
+// draws from DefaultSource. Pass a seeded *rand.Rand to reproduce a
+// sequence.
 type Source interface {
 	Float64() float64
 }
 
 // DefaultSource returns the package's default Source: math/rand/v2's
 // top-level Float64, which is safe for concurrent use, needs no seeding and
-// is seeded differently in every process. It is what a nil Source means
-// everywhere in this package. Use a seeded *rand.Rand instead to reproduce a
-// sequence.
+// is seeded differently in every process. It is what a nil Source means,
+// except in NewBackoff (see Source). Use a seeded *rand.Rand instead to
+// reproduce a sequence.
 func DefaultSource() Source { return defaultSource{} }
 
 type defaultSource struct{}

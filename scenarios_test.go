@@ -558,6 +558,48 @@ func allScenarios() []scenario {
 			{AtMs: 15100, Event: "connected T3", Expect: becomeConnected(3, true), ExpectState: "connected"},
 		}})
 
+	// ---- Liveness: HTTP works, whatever the websocket does ----
+
+	add(scenario{ID: "liveness-websocket-killed-after-displacing-pending-http", Spec: "liveness",
+		Comment: "HTTP is viable at 2.2 s; the websocket turns viable at 2.3 s and displaces it (rule 2), then is killed at 2.5 s before CONNECTED: " +
+			"HTTP opens again on the same host at once, instead of the attempt ending DISCONNECTED",
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2200, Event: "viable T2", Expect: nil},
+			{AtMs: 2300, Event: "viable T1", Expect: lost(2)},
+			{AtMs: 2500, Event: "closed T1", Expect: cat(lost(1), openWith(3, 2500, "http", P, "clean")), ExpectState: "connecting"},
+			{AtMs: 2600, Event: "viable T3", Expect: nil},
+			{AtMs: 2650, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(4, 2650, "websocket", P, "upgrade"))},
+			{AtMs: 2700, Event: "viable T4", Expect: nil},
+			{AtMs: 2750, Event: "closed T4", Expect: lost(4), ExpectState: "connected"},
+		}})
+
+	add(scenario{ID: "liveness-websocket-killed-after-http-discarded", Spec: "liveness",
+		Comment: "the websocket is pending when HTTP turns viable, so rule 1 discards HTTP; the websocket is then killed before CONNECTED: HTTP opens again at once",
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2100, Event: "viable T1", Expect: nil},
+			{AtMs: 2200, Event: "viable T2", Expect: lost(2)},
+			{AtMs: 2500, Event: "failed T1 disconnected:503", Expect: cat(lost(1), openWith(3, 2500, "http", P, "clean"))},
+			{AtMs: 2650, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(4, 2650, "websocket", P, "upgrade")), ExpectState: "connected"},
+		}})
+
+	add(scenario{ID: "liveness-http-reopened-on-its-fallback-host", Spec: "liveness",
+		Comment: "HTTP fails on the primary and turns viable on fallback host a; a websocket displaces it and is killed: HTTP opens again on a, not on the primary",
+		Draws:   []float64{0, 0, 0},
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
+			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12100))},
+			{AtMs: 2150, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2150, "http", fbHost("a"), "clean"))},
+			{AtMs: 2300, Event: "viable T3", Expect: nil},
+			{AtMs: 2400, Event: "viable T1", Expect: lost(3)},
+			{AtMs: 2500, Event: "failed T1 refused", Expect: cat(lost(1), openWith(4, 2500, "http", fbHost("a"), "clean"))},
+			{AtMs: 2600, Event: "connected T4", Expect: cat(becomeConnected(4, false), openWith(5, 2600, "websocket", fbHost("a"), "upgrade")), ExpectState: "connected"},
+		}})
+
 	return out
 }
 

@@ -88,8 +88,11 @@ func (t Timeouts) Validate() error {
 }
 
 // FieldError reports a configuration field whose value is out of range.
-// Field names the field as a Go selector (for example
-// "Timeouts.DisconnectedRetry"), Value is the offending value as text and
+// Field is the field's Go selector path from the value that was checked:
+// "Timeouts.DisconnectedRetry" from Timeouts.Validate,
+// "EndpointOptions.FallbackHosts[2]" from ResolveHosts, and
+// "Config.Timeouts.DisconnectedRetry" or "Config.Endpoint.Endpoint" from
+// Config.Validate (and NewEngine). Value is the offending value as text and
 // Problem says what is wrong with it.
 type FieldError struct {
 	Field   string

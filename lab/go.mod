@@ -1,6 +1,6 @@
 module github.com/reconnect-go/reconnect/lab
 
-go 1.24
+go 1.25
 
 require github.com/reconnect-go/reconnect v0.0.0
 

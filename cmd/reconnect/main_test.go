@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
 func runCLI(args ...string) (stdout, stderr string, status int) {
@@ -102,8 +103,13 @@ func TestSimulateStormReportsEveryJitter(t *testing.T) {
 		Jitter      string `json:"jitter"`
 		Reconnected int    `json:"reconnected"`
 	}
-	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != 4 {
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != len(sim.Strategies()) {
 		t.Fatalf("%v: %s", err, out)
+	}
+	for i, r := range rs {
+		if want := sim.Strategies()[i].String(); r.Jitter != want || r.Reconnected == 0 {
+			t.Errorf("result %d: %+v, want strategy %s with clients reconnected", i, r, want)
+		}
 	}
 }
 

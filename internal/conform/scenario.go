@@ -54,11 +54,11 @@ func (p *pinnedDraws) Float64() float64 {
 
 var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// RunScenario replays a scenario through a real Engine and renders every
-// action in the fixture's grammar. It fails when the scenario is malformed
-// or the engine draws more or fewer numbers than were pinned.
-func RunScenario(in ScenarioInput) ([]StepResult, error) {
-	cfg := reconnect.DefaultConfig()
+// ScenarioConfig is the engine configuration a scenario describes, drawing
+// from the scenario's pinned draws; drawn reports an error unless the
+// engine has drawn exactly the pinned numbers.
+func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error, err error) {
+	cfg = reconnect.DefaultConfig()
 	if in.Config.ShortCircuitMs != 0 {
 		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
 	}
@@ -80,10 +80,27 @@ func RunScenario(in ScenarioInput) ([]StepResult, error) {
 	case "websocket-check":
 		cfg.Policy = reconnect.PolicyWebSocketCheck
 	default:
-		return nil, fmt.Errorf("unknown policy %q", in.Config.Policy)
+		return cfg, nil, fmt.Errorf("unknown policy %q", in.Config.Policy)
 	}
 	src := &pinnedDraws{draws: in.Draws}
 	cfg.Source = src
+	drawn = func() error {
+		if src.over || src.i != len(src.draws) {
+			return fmt.Errorf("the engine drew %d numbers (more than that if over) where %d were pinned", src.i, len(src.draws))
+		}
+		return nil
+	}
+	return cfg, drawn, nil
+}
+
+// RunScenario replays a scenario through a real Engine and renders every
+// action in the fixture's grammar. It fails when the scenario is malformed
+// or the engine draws more or fewer numbers than were pinned.
+func RunScenario(in ScenarioInput) ([]StepResult, error) {
+	cfg, drawn, err := ScenarioConfig(in)
+	if err != nil {
+		return nil, err
+	}
 	e, err := reconnect.NewEngine(cfg)
 	if err != nil {
 		return nil, err
@@ -103,10 +120,7 @@ func RunScenario(in ScenarioInput) ([]StepResult, error) {
 		}
 		res = append(res, sr)
 	}
-	if src.over || src.i != len(src.draws) {
-		return res, fmt.Errorf("the engine drew %d numbers (more than that if over) where %d were pinned", src.i, len(src.draws))
-	}
-	return res, nil
+	return res, drawn()
 }
 
 // renderer translates between the fixture's names and the engine's IDs.
@@ -222,14 +236,7 @@ func (r *renderer) render(a reconnect.Action) string {
 		r.timers[name], r.names[a.Timer] = a.Timer, name
 		return "timer " + name + " at=" + msText(a.Due.Sub(scenarioEpoch))
 	case reconnect.ActionStateChange:
-		s := "state " + a.From.String() + " " + a.To.String() + " " + a.Reason.String()
-		if a.To == reconnect.Disconnected || a.To == reconnect.Suspended {
-			s += " retryIn=" + msText(a.RetryIn)
-		}
-		if a.Failure.Kind != reconnect.FailureNone {
-			s += " error=" + a.Failure.String()
-		}
-		return s
+		return StateLine(a.From, a.To, a.Reason, a.RetryIn, a.Failure)
 	case reconnect.ActionOpenTransport:
 		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
 	case reconnect.ActionDisposeTransport:
@@ -242,6 +249,20 @@ func (r *renderer) render(a reconnect.Action) string {
 		return "check-websocket"
 	}
 	return a.String()
+}
+
+// StateLine renders a state change in the fixture's grammar:
+// "state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]", retryIn
+// for DISCONNECTED and SUSPENDED only, error when a failure caused it.
+func StateLine(from, to reconnect.State, reason reconnect.Reason, retryIn time.Duration, f reconnect.Failure) string {
+	s := "state " + from.String() + " " + to.String() + " " + reason.String()
+	if to == reconnect.Disconnected || to == reconnect.Suspended {
+		s += " retryIn=" + msText(retryIn)
+	}
+	if f.Kind != reconnect.FailureNone {
+		s += " error=" + f.String()
+	}
+	return s
 }
 
 // decode converts a protocol input map into a typed value.

@@ -1,0 +1,152 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// benchDialer's transports hand their Reporter to the benchmark.
+type benchDialer struct{ opened chan Reporter }
+
+type nopTransport struct{}
+
+func (nopTransport) RequestClose() {}
+func (nopTransport) Close()        {}
+
+func (d benchDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Transport {
+	d.opened <- report
+	return nopTransport{}
+}
+
+// The cycle both benchmarks run, three events: the network goes down
+// (CONNECTED → DISCONNECTED, a retry timer starts, the transport is
+// closed), comes back (CONNECTING, a websocket opens with its connect,
+// short-circuit and state-ttl timers) and the websocket connects
+// (CONNECTED, four timers cancelled).
+
+// BenchmarkBareStep is the cycle on a bare Engine, with the time read from
+// the clock as a loop would: the floor the runner adds to.
+func BenchmarkBareStep(b *testing.B) {
+	b.ReportAllocs()
+	e, _ := reconnect.NewEngine(reconnect.DefaultConfig())
+	out := make([]reconnect.Action, 0, 32)
+	out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventConnect}, out[:0])
+	id := openedID(out)
+	out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: id}, out[:0])
+	b.ResetTimer()
+	for range b.N {
+		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventNetworkDown}, out[:0])
+		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventNetworkUp}, out[:0])
+		id = openedID(out)
+		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: id}, out[:0])
+		if e.State() != reconnect.Connected {
+			b.Fatal(e.State())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
+}
+
+func openedID(out []reconnect.Action) reconnect.TransportID {
+	for _, a := range out {
+		if a.Kind == reconnect.ActionOpenTransport {
+			return a.Transport
+		}
+	}
+	return 0
+}
+
+// BenchmarkRunnerEvent is the same cycle through a Runner: each event
+// posted from the benchmark's goroutine, run on the runner's, with real
+// timers started and stopped, the transports opened and closed, and every
+// state change delivered to an OnStateChange callback; the benchmark waits
+// for CONNECTED at the end of each cycle.
+func BenchmarkRunnerEvent(b *testing.B) {
+	b.ReportAllocs()
+	d := benchDialer{opened: make(chan Reporter, 1)}
+	connected := make(chan struct{}, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, OnStateChange: func(c StateChange) {
+		if c.To == reconnect.Connected {
+			connected <- struct{}{}
+		}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.Connect()
+	(<-d.opened).Connected()
+	<-connected
+	b.ResetTimer()
+	for range b.N {
+		r.NetworkDown()
+		r.NetworkUp()
+		(<-d.opened).Connected()
+		<-connected
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
+	cancel()
+	<-r.Done()
+}
+
+// BenchmarkIdleConnections holds 100,000 connected runners (in-memory
+// transports, so the figures are the runner's and the engine's alone) and
+// reports the goroutines and heap bytes each adds. Run it once:
+//
+//	go test -run '^$' -bench IdleConnections -benchtime 1x ./runner
+func BenchmarkIdleConnections(b *testing.B) {
+	const n = 100_000
+	for range b.N {
+		ctx, cancel := context.WithCancel(context.Background())
+		d := benchDialer{opened: make(chan Reporter, n)}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		g0 := runtime.NumGoroutine()
+		rs := make([]*Runner, n)
+		for i := range rs {
+			r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, OnStateChange: func(StateChange) {}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.Connect()
+			(<-d.opened).Connected()
+			rs[i] = r
+		}
+		for _, r := range rs {
+			for r.State() != reconnect.Connected {
+				runtime.Gosched()
+			}
+		}
+		waitIdle(rs)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		g1 := runtime.NumGoroutine()
+		b.ReportMetric(float64(g1-g0)/n, "goroutines/conn")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/conn")
+		runtime.KeepAlive(rs)
+		cancel()
+		for _, r := range rs {
+			<-r.Done()
+		}
+	}
+}
+
+// waitIdle waits until no runner has a loop or delivery goroutine running.
+func waitIdle(rs []*Runner) {
+	for _, r := range rs {
+		for {
+			r.mu.Lock()
+			busy := r.running || r.sending
+			r.mu.Unlock()
+			if !busy {
+				break
+			}
+			runtime.Gosched()
+		}
+	}
+}

@@ -1,0 +1,62 @@
+// Package runner runs one realtime connection: it owns the event loop
+// around a reconnect.Engine, with real timers, the SDK's transports and the
+// connectivity checks, so that an SDK does not write that loop itself.
+//
+// The SDK gives New a reconnect.Config and a Dialer that opens its
+// transports; it calls Connect, Close, NetworkUp and NetworkDown, sends
+// messages through Active, and hears about state changes through
+// Options.OnStateChange. The engine's own details (timer and transport
+// IDs, fired timers, when to send CLOSE, which error caused a change) stay
+// inside the runner.
+//
+// # When a transport reports viable and connected
+//
+// The engine decides between transports by two moments of each (the
+// setTransportPending table and the short-circuit timer depend on them), so
+// a transport must report them exactly:
+//
+//   - WebSocket. Viable: the opening handshake has completed, that is the
+//     server answered 101 Switching Protocols with a valid
+//     Sec-WebSocket-Accept and the socket is open (a browser's "open"
+//     event). Connected: the first realtime CONNECTED protocol message has
+//     arrived on that socket.
+//   - HTTP (long-poll or comet). Viable: the connect request (the first
+//     request, carrying the connection's parameters and mode) has received
+//     a 2xx response status. Connected: a realtime CONNECTED protocol
+//     message has arrived in a response body. A server that answers the
+//     connect request with CONNECTED at once gives both moments together:
+//     report Viable, then Connected.
+//
+// Before viable and connected, report Failed with a reconnect.Failure that
+// says how: FailureDNS, FailureUnreachable or FailureRefused from the dial;
+// FailureHTTPStatus with Status and the Server header for a rejected
+// handshake or connect request (for example 403 from a proxy that rejects
+// websockets); FailureDisconnected with the error's statusCode for a
+// DISCONNECTED protocol message; FailureToken for a token error. Do not
+// report a timeout: the runner already gives each transport
+// realtimeRequestTimeout to connect and fails it with FailureTimeout.
+// After viable or connected, report Closed when the connection ends: the
+// zero Failure for a clean close (the server's CLOSED after RequestClose),
+// otherwise how it ended. A fatal ERROR protocol message is Fatal.
+//
+// # Closing
+//
+// Close on a CONNECTED connection enters CLOSING; the runner then calls
+// RequestClose on the active transport, which sends the CLOSE protocol
+// message (RTN12a). The connection becomes CLOSED when the transport
+// reports Closed, or realtimeRequestTimeout later at the latest, and the
+// runner closes the transport. From any other state Close goes CLOSED at
+// once. Close does not stop the runner; cancelling its context does.
+//
+// # Timers and goroutines
+//
+// Each engine timer is a time.AfterFunc timer; a timer that has fired is
+// finished and forgotten, a cancelled one is stopped. Step runs on one
+// goroutine at a time, started when an event arrives and ended when none
+// is queued: an idle connection holds no goroutine of the runner's. The
+// checks run on goroutines of their own, bounded by their timeouts, and
+// state changes are delivered on another, so a slow callback never holds up
+// the connection. When the context is done the runner closes every
+// transport, stops every timer and cancels the checks; Done is closed once
+// every goroutine it started has ended.
+package runner

@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// memDialer opens in-memory transports and records what the runner asked
+// of them, with the time it asked.
+type memDialer struct {
+	mu     sync.Mutex
+	opened map[reconnect.TransportID]*memTransport
+	log    []string // "open …", "dispose …", "close-request …", with times
+	start  time.Time
+}
+
+func newMemDialer() *memDialer {
+	return &memDialer{opened: map[reconnect.TransportID]*memTransport{}, start: time.Now()}
+}
+
+type memTransport struct {
+	d       *memDialer
+	req     OpenRequest
+	report  Reporter
+	closed  bool
+	closeRq bool
+}
+
+func (d *memDialer) Open(_ context.Context, req OpenRequest, report Reporter) Transport {
+	t := &memTransport{d: d, req: req, report: report}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.opened[req.ID] = t
+	d.logf("open T%d %v %s %v", req.ID, req.Kind, req.Host, req.Mode)
+	return t
+}
+
+// logf records a line with the time since start; d.mu is held.
+func (d *memDialer) logf(format string, args ...any) {
+	d.log = append(d.log, fmt.Sprintf("%d ", time.Since(d.start).Milliseconds())+fmt.Sprintf(format, args...))
+}
+
+func (t *memTransport) RequestClose() {
+	t.d.mu.Lock()
+	defer t.d.mu.Unlock()
+	t.closeRq = true
+	t.d.logf("close-request T%d", t.req.ID)
+}
+
+func (t *memTransport) Close() {
+	t.d.mu.Lock()
+	defer t.d.mu.Unlock()
+	if t.closed {
+		panic("transport closed twice")
+	}
+	t.closed = true
+	t.d.logf("dispose T%d", t.req.ID)
+}
+
+// transport returns transport id, or nil.
+func (d *memDialer) transport(id reconnect.TransportID) *memTransport {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.opened[id]
+}
+
+// lines returns the log so far.
+func (d *memDialer) lines() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.log...)
+}
+
+// memCheck is a check answered by the test: the runner's call waits until
+// answer is called or its context ends.
+type memCheck struct{ asks chan chan bool }
+
+func newMemCheck() *memCheck { return &memCheck{asks: make(chan chan bool, 4)} }
+
+func (c *memCheck) check(ctx context.Context) bool {
+	ch := make(chan bool, 1)
+	select {
+	case c.asks <- ch:
+	case <-ctx.Done():
+		return false
+	}
+	select {
+	case up := <-ch:
+		return up
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// answer answers the check in flight, if any, and reports whether there
+// was one.
+func (c *memCheck) answer(up bool) bool {
+	select {
+	case ch := <-c.asks:
+		ch <- up
+		return true
+	default:
+		return false
+	}
+}
+
+// recorder collects state changes.
+type recorder struct {
+	mu      sync.Mutex
+	changes []StateChange
+}
+
+func (r *recorder) add(c StateChange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.changes = append(r.changes, c)
+}
+
+func (r *recorder) all() []StateChange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]StateChange(nil), r.changes...)
+}

@@ -1,0 +1,219 @@
+package runner
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/fixtures"
+	"github.com/reconnect-go/reconnect/internal/conform"
+)
+
+// loadScenarios reads every scenario of fixtures/scenarios.json.
+func loadScenarios(t *testing.T) (ids []string, ins []conform.ScenarioInput) {
+	t.Helper()
+	suite, err := conform.LoadSuite(fixtures.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range suite.Cases {
+		if c.Area != conform.AreaScenarios {
+			continue
+		}
+		var in conform.ScenarioInput
+		data, err := json.Marshal(c.Input)
+		if err == nil {
+			err = json.Unmarshal(data, &in)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		ids, ins = append(ids, c.ID), append(ins, in)
+	}
+	if len(ins) == 0 {
+		t.Fatal("no scenarios")
+	}
+	return ids, ins
+}
+
+// TestScenariosThroughRunnerMatchEngine replays every scenario of
+// fixtures/scenarios.json through a Runner with in-memory transports, in
+// virtual time, with the runner's own timers firing (the scenarios' timer
+// events are not fed: the runner must fire each at its due time), and
+// checks that the state changes, transports opened and transports closed
+// are the engine's alone, at the same virtual times.
+func TestScenariosThroughRunnerMatchEngine(t *testing.T) {
+	ids, ins := loadScenarios(t)
+	for i, in := range ins {
+		t.Run(ids[i], func(t *testing.T) {
+			want := engineAlone(t, in)
+			synctest.Test(t, func(t *testing.T) {
+				got := throughRunner(t, in)
+				if strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Fatalf("through the runner:\n%s\n\nthe engine alone:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			})
+		})
+	}
+}
+
+// engineAlone is the engine's state changes, opens and disposes per step,
+// with the time the engine took the step at.
+func engineAlone(t *testing.T, in conform.ScenarioInput) []string {
+	res, err := conform.RunScenario(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var at int64 // the engine treats a time earlier than the last as the last
+	for i, st := range res {
+		at = max(at, in.Steps[i].AtMs)
+		for _, a := range st.Actions {
+			if strings.HasPrefix(a, "state ") || strings.HasPrefix(a, "open ") || strings.HasPrefix(a, "dispose ") {
+				out = append(out, fmt.Sprintf("%d %s", at, a))
+			}
+		}
+	}
+	return canonical(out)
+}
+
+// throughRunner replays in through a Runner inside a synctest bubble.
+func throughRunner(t *testing.T, in conform.ScenarioInput) []string {
+	cfg, drawn, err := conform.ScenarioConfig(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	d := newMemDialer()
+	net, ws := newMemCheck(), newMemCheck()
+	var rec recorder
+	var log []string
+	r, err := New(ctx, Options{Config: cfg, Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check,
+		OnStateChange: rec.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := d.start
+	for _, st := range in.Steps {
+		time.Sleep(time.Until(start.Add(time.Duration(st.AtMs) * time.Millisecond)))
+		synctest.Wait()
+		if err := feed(r, d, net, ws, st.Event); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+	}
+	for _, l := range d.lines() {
+		if !strings.Contains(l, " close-request ") {
+			log = append(log, l)
+		}
+	}
+	cancel()
+	<-r.Done()
+	if err := drawn(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rec.all() {
+		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), conform.StateLine(c.From, c.To, c.Reason, c.RetryIn, c.Failure)))
+	}
+	return canonical(log)
+}
+
+// canonical orders lines "<ms> <what>" by time; within one time the state
+// changes keep their order and come first, the other lines sorted (the
+// fixtures' matching rule: state changes in order, the rest a multiset).
+func canonical(lines []string) []string {
+	type line struct {
+		ms    int64
+		state bool
+		seq   int
+		text  string
+	}
+	ls := make([]line, len(lines))
+	for i, l := range lines {
+		ms, rest, _ := strings.Cut(l, " ")
+		n, _ := strconv.ParseInt(ms, 10, 64)
+		ls[i] = line{ms: n, state: strings.HasPrefix(rest, "state "), seq: i, text: l}
+	}
+	slices.SortStableFunc(ls, func(a, b line) int {
+		switch {
+		case a.ms != b.ms:
+			return cmp.Compare(a.ms, b.ms)
+		case a.state != b.state:
+			if a.state {
+				return -1
+			}
+			return 1
+		case a.state:
+			return cmp.Compare(a.seq, b.seq)
+		}
+		return strings.Compare(a.text, b.text)
+	})
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.text
+	}
+	return out
+}
+
+// feed performs one scenario event on the runner.
+func feed(r *Runner, d *memDialer, net, ws *memCheck, ev string) error {
+	f := strings.Fields(ev)
+	switch f[0] {
+	case "connect":
+		r.Connect()
+	case "close":
+		r.Close()
+	case "network-up":
+		r.NetworkUp()
+	case "network-down":
+		r.NetworkDown()
+	case "timer":
+		// The runner's own timer fires at its due time.
+	case "connectivity":
+		net.answer(f[1] == "up")
+	case "websocket-check":
+		ws.answer(f[1] == "up")
+	case "fatal":
+		fl, err := conform.ParseFailure(f[1])
+		if err != nil {
+			return err
+		}
+		r.Fatal(fl)
+	case "viable", "connected", "failed", "closed":
+		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "T"), 10, 64)
+		if err != nil {
+			return fmt.Errorf("bad transport in %q", ev)
+		}
+		var fl reconnect.Failure
+		if len(f) > 2 {
+			if fl, err = conform.ParseFailure(f[2]); err != nil {
+				return err
+			}
+		}
+		tr := d.transport(reconnect.TransportID(n))
+		if tr == nil {
+			return nil // a transport never opened: the engine ignores it too
+		}
+		switch f[0] {
+		case "viable":
+			tr.report.Viable()
+		case "connected":
+			tr.report.Connected()
+		case "failed":
+			tr.report.Failed(fl)
+		case "closed":
+			tr.report.Closed(fl)
+		}
+	default:
+		return fmt.Errorf("unknown event %q", ev)
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// Options configure a Runner. Only Dialer is required.
+type Options struct {
+	// Config configures the engine: start from reconnect.DefaultConfig().
+	// New validates it.
+	Config reconnect.Config
+	// Dialer opens the SDK's transports. Required.
+	Dialer Dialer
+	// CheckConnectivity answers the connectivity check before a fallback
+	// host (RTN17j): true when the internet is up. The runner calls it on a
+	// goroutine of its own with a context that is done after
+	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
+	// stops; it must return soon after. nil means HTTPConnectivityCheck
+	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL.
+	CheckConnectivity func(ctx context.Context) bool
+	// CheckWebSocket answers PolicyWebSocketCheck's websocket check: true
+	// when a websocket to the check host opened. Called like
+	// CheckConnectivity, with Config.Timeouts.RealtimeRequest. nil means
+	// WebSocketHandshakeCheck with http.DefaultClient and
+	// DefaultWebSocketCheckURL. Other policies never call it.
+	CheckWebSocket func(ctx context.Context) bool
+	// OnStateChange, if not nil, receives every state change in order, on
+	// a goroutine of the runner's that is never the loop's: a slow callback
+	// delays later changes, never the connection. At most MaxQueuedChanges
+	// wait for it; beyond that the oldest are dropped and the next one
+	// delivered says how many in StateChange.Missed.
+	OnStateChange func(StateChange)
+}
+
+// MaxQueuedChanges is how many state changes wait for a slow
+// Options.OnStateChange before the oldest are dropped.
+const MaxQueuedChanges = 256
+
+// Runner owns one connection's event loop: it runs a reconnect.Engine with
+// real timers, the SDK's transports and the connectivity checks, and
+// reports state changes. Its methods are safe for concurrent use and never
+// block on the network.
+//
+// Step runs on one goroutine at a time. The runner starts that goroutine
+// when an event arrives and lets it end when nothing is queued, so an idle
+// connection (connected, or closed) holds no goroutine of the runner's;
+// timers are time.AfterFunc timers.
+type Runner struct {
+	ctx      context.Context
+	cancel   context.CancelFunc
+	eng      *reconnect.Engine
+	timeouts reconnect.Timeouts
+	dialer   Dialer
+	checkNet func(context.Context) bool
+	checkWS  func(context.Context) bool
+	onChange func(StateChange)
+	done     chan struct{}
+	wg       sync.WaitGroup // the loop, the delivery goroutine and the checks
+
+	mu       sync.Mutex
+	inbox    []item
+	running  bool // a loop goroutine is draining the inbox
+	stopping bool // the context is done: no new events
+	state    reconnect.State
+	active   Transport
+	changes  []StateChange // waiting for onChange
+	missed   int
+	sending  bool // a delivery goroutine is running
+
+	// Owned by the loop goroutine.
+	batch      []item
+	actions    []reconnect.Action
+	transports []liveTransport
+	timers     []liveTimer
+	activeID   reconnect.TransportID
+}
+
+type liveTransport struct {
+	id  reconnect.TransportID
+	req OpenRequest
+	t   Transport
+	rep *reporter
+}
+
+type liveTimer struct {
+	id reconnect.TimerID
+	t  *time.Timer
+}
+
+// item is one entry of the inbox: an engine event, or the stop.
+type item struct {
+	ev   reconnect.Event
+	stop bool
+}
+
+// ErrNoDialer is returned by New when Options.Dialer is nil.
+var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
+
+// New returns a Runner in state INITIALIZED; call Connect to connect. It
+// starts no goroutine. When ctx is done the runner stops: it closes every
+// transport (without a CLOSE handshake; call Close first for that), stops
+// every timer, cancels the checks, ignores every later call, and closes
+// Done once all of its goroutines have ended.
+//
+// New returns the engine's *reconnect.FieldError for an invalid
+// Options.Config, or ErrNoDialer.
+func New(ctx context.Context, o Options) (*Runner, error) {
+	if o.Dialer == nil {
+		return nil, ErrNoDialer
+	}
+	cfg := o.Config
+	eng, err := reconnect.NewEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
+		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, done: make(chan struct{})}
+	if r.checkNet == nil {
+		r.checkNet = HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
+	}
+	if r.checkWS == nil {
+		r.checkWS = WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
+	}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	context.AfterFunc(r.ctx, r.shutdown)
+	return r, nil
+}
+
+// Connect asks to connect (RTN11): from INITIALIZED, CLOSED or FAILED it
+// starts afresh; from DISCONNECTED or SUSPENDED it connects now.
+func (r *Runner) Connect() { r.post(reconnect.Event{Kind: reconnect.EventConnect}) }
+
+// Close asks to close (RTN12): a connected connection goes CLOSING, the
+// runner calls RequestClose on the active transport, and the connection
+// goes CLOSED when the transport reports Closed (or after
+// realtimeRequestTimeout); any other connection goes CLOSED at once. The
+// runner keeps working: Connect connects again. To stop the runner itself,
+// cancel its context.
+func (r *Runner) Close() { r.post(reconnect.Event{Kind: reconnect.EventClose}) }
+
+// NetworkUp tells the runner the OS says the network is available (RTN20b,
+// RTN20c).
+func (r *Runner) NetworkUp() { r.post(reconnect.Event{Kind: reconnect.EventNetworkUp}) }
+
+// NetworkDown tells the runner the OS says the network is gone (RTN20a).
+func (r *Runner) NetworkDown() { r.post(reconnect.Event{Kind: reconnect.EventNetworkDown}) }
+
+// Fatal reports an error no retry can fix (for example from the auth
+// layer): the connection goes FAILED.
+func (r *Runner) Fatal(f reconnect.Failure) {
+	r.post(reconnect.Event{Kind: reconnect.EventFatal, Failure: f})
+}
+
+// Active returns the transport messages go through: the one the engine
+// last activated, or nil when there is none (not CONNECTED, or CLOSING
+// after it closed). The SDK type-asserts it to its own type to send.
+func (r *Runner) Active() Transport {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.active
+}
+
+// State returns the connection state after the last event the runner
+// processed.
+func (r *Runner) State() reconnect.State {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state
+}
+
+// Done returns a channel that is closed once the runner has stopped (its
+// context is done) and every goroutine it started has ended: the loop,
+// the checks and the delivery of state changes. A check function or an
+// OnStateChange callback that never returns keeps it open.
+func (r *Runner) Done() <-chan struct{} { return r.done }
+
+// post queues an event for the loop and makes sure a loop goroutine runs.
+func (r *Runner) post(ev reconnect.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopping {
+		return
+	}
+	r.enqueue(item{ev: ev})
+}
+
+// enqueue adds it to the inbox and starts the loop goroutine if none runs;
+// r.mu is held.
+func (r *Runner) enqueue(it item) {
+	r.inbox = append(r.inbox, it)
+	r.spawn(&r.running, r.loop)
+}
+
+// spawn starts fn on a goroutine of the runner's unless *running says one
+// already runs; fn clears *running, under r.mu, when it ends. r.mu is held.
+func (r *Runner) spawn(running *bool, fn func()) {
+	if !*running {
+		*running = true
+		r.wg.Add(1)
+		go fn()
+	}
+}
+
+// shutdown runs once the context is done: it queues the stop, waits for
+// every goroutine of the runner's and closes Done.
+func (r *Runner) shutdown() {
+	r.mu.Lock()
+	r.stopping = true
+	r.enqueue(item{stop: true})
+	r.mu.Unlock()
+	r.wg.Wait()
+	close(r.done)
+}
