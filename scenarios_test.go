@@ -20,6 +20,9 @@ type scenarioConfig struct {
 	Policy               string   `json:"policy,omitempty"`
 	ConnectionStateTTLMs int64    `json:"connectionStateTtlMs,omitempty"`
 	FallbackHosts        []string `json:"fallbackHosts,omitempty"`
+	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
+	RetrySpread          float64  `json:"retrySpread,omitempty"`
+	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 }
 
 type scenarioStep struct {
@@ -600,7 +603,7 @@ func allScenarios() []scenario {
 			{AtMs: 2600, Event: "connected T4", Expect: cat(becomeConnected(4, false), openWith(5, 2600, "websocket", fbHost("a"), "upgrade")), ExpectState: "connected"},
 		}})
 
-	return out
+	return append(out, stormSafeScenarios()...)
 }
 
 // cat3 concatenates step lists.
