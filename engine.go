@@ -63,6 +63,7 @@ type Engine struct {
 	hadReconnect  bool
 	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
 
+	flap       flapState
 	transports [maxTransports]transportSlot
 	// singles holds the live timer of each kind but TimerConnect, whose
 	// timers live in their transport's slot: at most one of each.
@@ -98,6 +99,7 @@ func NewEngine(c Config) (*Engine, error) {
 	if c.GiveUpTimeout == 0 {
 		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
+	c.Flap = c.Flap.withDefaults()
 	e := &Engine{cfg: c, hosts: h, src: c.Source}
 	e.order = make([]string, 0, 1+len(h.Fallbacks))
 	return e, nil

@@ -74,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case err == nil, errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &failed):
-			return 1 // the report says why
+			return failed.exitStatus() // the report says why
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "reconnect %s: %v\n", c.name, err)
 			return 2

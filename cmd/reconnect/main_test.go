@@ -147,16 +147,25 @@ func TestConformSelfPassesAndBadUsageIsStatusTwo(t *testing.T) {
 	if status != 0 || !strings.Contains(out, " passed, 0 failed, ") {
 		t.Fatalf("status %d, out %q, err %q", status, out, errOut)
 	}
-	for _, args := range [][]string{
-		{"conform"},
-		{"conform", "--self", "--", "node", "x.mjs"},
-		{"conform", "--only", "weather", "--self"},
-		{"conform", "--timeout", "-1s", "--self"},
-		{"conform", "--", "/nonexistent/adapter"},
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"conform"}, "give an adapter command after --, or --self"},
+		{[]string{"conform", "--self", "--", "node", "x.mjs"}, "not both"},
+		{[]string{"conform", "node", "x.mjs"}, `the adapter command "node" must follow --`},
+		{[]string{"conform", "--only", "weather", "--self"}, `--only "weather": unknown area; want some of rtb1, transport, hosts, scenarios`},
+		{[]string{"conform", "--require", "RTB1", "--self"}, `--require "RTB1": unknown area`},
+		{[]string{"conform", "--timeout", "-1s", "--self"}, "--timeout -1s: want a duration above 0"},
+		{[]string{"conform", "--startup", "0s", "--self"}, "--startup 0s: want a duration above 0"},
+		{[]string{"conform", "--deadline", "1000h", "--self"}, "--deadline 1000h0m0s: want a duration above 0 and at most 24h"},
+		{[]string{"conform", "--format", "xml", "--self"}, `--format "xml": want text, json or junit`},
+		{[]string{"conform", "--", "/nonexistent/adapter"}, "cannot start the adapter"},
+		{[]string{"conform", "--fixtures", "/nonexistent", "--self"}, "--fixtures: "},
 	} {
-		out, errOut, status := runCLI(args...)
-		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%q: status %d, stdout %q, stderr %q", args, status, out, errOut)
+		out, errOut, status := runCLI(c.args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and one line containing %q", c.args, status, out, errOut, c.want)
 		}
 	}
 }

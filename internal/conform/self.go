@@ -3,6 +3,7 @@ package conform
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -46,7 +47,12 @@ func (Self) Handle(req Request) Response {
 	}
 	res, err := answer(req)
 	if err != nil {
-		return Response{ID: req.ID, Error: err.Error()}
+		ae := &AnswerError{Message: err.Error()}
+		var fe *reconnect.FieldError
+		if errors.As(err, &fe) {
+			ae.Field = ProtocolField(fe.Field)
+		}
+		return Response{ID: req.ID, Error: ae}
 	}
 	return Response{ID: req.ID, Result: res}
 }
@@ -86,24 +92,6 @@ type hostStep struct {
 	TTLMs       int64  `json:"ttlMs"`
 	FailureKind string `json:"failureKind"`
 	Status      int    `json:"status"`
-}
-
-// number reads a JSON number or one of "NaN", "Infinity", "-Infinity".
-func number(v any) (float64, error) {
-	switch x := v.(type) {
-	case float64:
-		return x, nil
-	case string:
-		switch x {
-		case "NaN":
-			return math.NaN(), nil
-		case "Infinity":
-			return math.Inf(1), nil
-		case "-Infinity":
-			return math.Inf(-1), nil
-		}
-	}
-	return 0, fmt.Errorf("not a number: %v", v)
 }
 
 // msDuration converts milliseconds to a Duration, exactly for whole
