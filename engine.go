@@ -61,7 +61,9 @@ type Engine struct {
 	ttlExpired    bool // connectionStateTtl passed since the connection was last up
 	lastReconnect time.Time
 	hadReconnect  bool
+	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
 
+	flap       flapState
 	transports [maxTransports]transportSlot
 	// singles holds the live timer of each kind but TimerConnect, whose
 	// timers live in their transport's slot: at most one of each.
@@ -113,6 +115,7 @@ func NewEngine(c Config) (*Engine, error) {
 	if c.GiveUpTimeout == 0 {
 		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
+	c.Flap = c.Flap.withDefaults()
 	e := &Engine{cfg: c, hosts: h, src: c.Source, pref: c.Preference}
 	e.order = make([]string, 0, 1+len(h.Fallbacks))
 	return e, nil

@@ -17,6 +17,9 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		return e.onTransportLost(out, s, Failure{Kind: FailureTimeout})
 	case TimerRetry:
 		if e.state == Disconnected || e.state == Suspended {
+			if e.reconnectDue {
+				return e.startAttempt(out, ReasonReconnect)
+			}
 			return e.startAttempt(out, ReasonRetry)
 		}
 	case TimerStateTTL:
@@ -48,6 +51,8 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 			// Without HTTP there is nothing to give up to: the attempt
 			// limit decides.
 		}
+	case TimerFlapHold:
+		return e.onFlapHoldOver(out)
 	case TimerAttempt:
 		if e.state == Connecting {
 			out = e.disposeWhere(out, func(*transportSlot) bool { return true })

@@ -102,6 +102,13 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		out = e.setState(out, Connected, ReasonConnected, 0, Failure{})
 	}
 	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport && e.cfg.Policy != PolicyWebSocketCheck {
+		if e.preferHTTP() {
+			// No upgrade until the flapping guard's hold is over.
+			if !e.hasTimer(TimerFlapHold) {
+				out = e.startTimer(out, TimerFlapHold, e.flap.httpTill.Sub(e.now), 0)
+			}
+			return out
+		}
 		out = e.open(out, k, s.host, m, roleUpgrade)
 	}
 	return out
@@ -153,6 +160,9 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 
 // onDrop handles the active transport closing or failing.
 func (e *Engine) onDrop(out []Action, f Failure) []Action {
+	if a := e.find(slotActive); a != nil && a.kind == WebSocket && e.state == Connected {
+		e.noteWebSocketDrop()
+	}
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone
@@ -182,6 +192,9 @@ func (e *Engine) reconnect(out []Action, f Failure) []Action {
 		return e.enterDisconnected(out, ReasonDropped, f)
 	}
 	e.hadReconnect, e.lastReconnect = true, e.now
+	if e.cfg.ReconnectWindow > 0 {
+		return e.windowedReconnect(out, f)
+	}
 	out = e.setState(out, Disconnected, ReasonDropped, 0, f)
 	return e.startAttempt(out, ReasonReconnect)
 }

@@ -188,6 +188,10 @@ const (
 	// TimerWebSocketGiveUp: PolicyWebSocketCheck's give-up point, when HTTP
 	// takes over unless the websocket check passed.
 	TimerWebSocketGiveUp
+	// TimerFlapHold: the end of the flapping guard's HTTP preference
+	// (Config.Flap); when it fires an HTTP connection opens an upgrade
+	// websocket again.
+	TimerFlapHold
 	// TimerAttempt: PolicyWebSocketCheck's attempt limit,
 	// Config.GiveUpTimeout + realtimeRequestTimeout from the start of an
 	// attempt; when it fires the attempt has failed, however many hosts
@@ -200,7 +204,7 @@ const (
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "attempt", "slow-check"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }

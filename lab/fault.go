@@ -31,9 +31,10 @@ func sample(d Dist, r *rand.Rand) time.Duration {
 // and never answers; with probability KillBeforeConnected it completes the
 // handshake after Connect and then closes the connection without sending
 // CONNECTED; otherwise the handshake completes after Connect (the
-// transport is viable), CONNECTED follows a quarter of that latency later
-// (as in the simulator), and with probability KillAfterConnected the
-// connection is closed right after CONNECTED.
+// transport is viable), CONNECTED follows ConnectedDelay later (by
+// default a quarter of the connect latency, as in the simulator), and with
+// probability KillAfterConnected the connection is closed right after
+// CONNECTED.
 //
 // Probabilities are clamped into [0, 1] and tried in the order above; the
 // zero PathFault is a healthy path with no added latency.
@@ -45,6 +46,9 @@ type PathFault struct {
 	KillBeforeConnected float64
 	KillAfterConnected  float64
 	Connect             Dist
+	// ConnectedDelay is the time from the handshake to CONNECTED; the
+	// zero Dist means a quarter of the connect latency.
+	ConnectedDelay Dist
 }
 
 // HostFault is the faults of one host.
@@ -86,8 +90,17 @@ const (
 	fateKillAfter
 )
 
-// draw decides a new connection's fate and latency.
-func (p PathFault) draw(r *rand.Rand) (fate, time.Duration) {
+// draw decides a new connection's fate, its latency (to the rejection,
+// or to the handshake) and the delay from the handshake to CONNECTED.
+func (p PathFault) draw(r *rand.Rand) (fate, time.Duration, time.Duration) {
+	f, l := p.drawFate(r)
+	if p.ConnectedDelay == (Dist{}) {
+		return f, l, l / 4
+	}
+	return f, l, sample(p.ConnectedDelay, r)
+}
+
+func (p PathFault) drawFate(r *rand.Rand) (fate, time.Duration) {
 	u := r.Float64()
 	clamp := func(v float64) float64 { return min(max(v, 0), 1) }
 	acc := 0.0

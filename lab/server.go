@@ -321,17 +321,18 @@ func (s *Server) DialContext(ctx context.Context, network, address string) (net.
 	return s.dialer.DialContext(ctx, "tcp", addr)
 }
 
-// draw decides a new connection's fate on h's path of kind ws or HTTP.
-func (s *Server) draw(h *host, ws bool) (fate, time.Duration, HostFault, string) {
+// draw decides a new connection's fate on h's path of kind ws or HTTP,
+// with its latencies (see PathFault.draw), and names the connection.
+func (s *Server) draw(h *host, ws bool) (fate, time.Duration, time.Duration, HostFault, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := h.fault.HTTP
 	if ws {
 		p = h.fault.WebSocket
 	}
-	f, l := p.draw(s.r)
+	f, l, cd := p.draw(s.r)
 	s.nextID++
-	return f, l, h.fault, fmt.Sprintf("c%d", s.nextID)
+	return f, l, cd, h.fault, fmt.Sprintf("c%d", s.nextID)
 }
 
 // wait sleeps for d, or until ctx ends or the server stops; it reports

@@ -75,25 +75,29 @@ func (ss *sessions) endHost(name string) {
 // fault: the response's headers (with the session id) are the handshake,
 // its one body line is CONNECTED.
 func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
-	f, l, hf, id := s.draw(h, false)
+	f, l, cd, hf, id := s.draw(h, false)
 	mode := r.URL.Query().Get("mode")
 	ev := func(what string) { s.event(h, reconnect.HTTP, id, what, mode) }
 	ev("request")
 	ctx := r.Context()
 	switch f {
 	case fateReject:
-		if s.wait(ctx, l) {
-			w.Header().Set("Server", "lab")
-			http.Error(w, "rejected by the lab", hf.HTTP.rejectStatus())
-			ev("rejected")
+		if !s.wait(ctx, l) {
+			ev("closed")
+			return
 		}
+		w.Header().Set("Server", "lab")
+		http.Error(w, "rejected by the lab", hf.HTTP.rejectStatus())
+		ev("rejected")
 		return
 	case fateBlackhole:
 		ev("blackholed")
 		s.wait(ctx, time.Duration(1<<62))
+		ev("closed")
 		return
 	}
 	if !s.wait(ctx, l) {
+		ev("closed")
 		return
 	}
 	x := &session{id: id, host: h.name, end: make(chan struct{})}
@@ -114,7 +118,7 @@ func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 	}
-	if !s.wait(ctx, l/4) {
+	if !s.wait(ctx, cd) {
 		s.session.finish(x, 0, false)
 		ev("closed")
 		return

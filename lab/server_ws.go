@@ -65,25 +65,29 @@ func (s *Server) handler(h *host) http.Handler {
 // serveWS answers a websocket connect request according to the host's
 // websocket fault.
 func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
-	f, l, hf, id := s.draw(h, true)
+	f, l, cd, hf, id := s.draw(h, true)
 	mode := r.URL.Query().Get("mode")
 	ev := func(what string) { s.event(h, reconnect.WebSocket, id, what, mode) }
 	ev("request")
 	ctx := r.Context()
 	switch f {
 	case fateReject:
-		if s.wait(ctx, l) {
-			w.Header().Set("Server", "lab")
-			http.Error(w, "websocket rejected by the lab", hf.WebSocket.rejectStatus())
-			ev("rejected")
+		if !s.wait(ctx, l) {
+			ev("closed")
+			return
 		}
+		w.Header().Set("Server", "lab")
+		http.Error(w, "websocket rejected by the lab", hf.WebSocket.rejectStatus())
+		ev("rejected")
 		return
 	case fateBlackhole:
 		ev("blackholed")
 		s.wait(ctx, time.Duration(1<<62))
+		ev("closed")
 		return
 	}
 	if !s.wait(ctx, l) {
+		ev("closed")
 		return
 	}
 	c, err := websocket.Accept(w, r, nil)
@@ -134,7 +138,7 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		}
 		return false
 	}
-	if !pause(l / 4) {
+	if !pause(cd) {
 		return
 	}
 	if c.Write(cctx, websocket.MessageText, []byte(msgConnected+" "+id)) != nil {

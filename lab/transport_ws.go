@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"sync"
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
@@ -15,11 +16,14 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn
 	l := newLifecycle(rep)
 	// The websocket library keeps the dial error only as text: keep the
 	// error itself, so that a refusal reads as one.
+	var mu sync.Mutex
 	var dialErr error
 	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true,
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			conn, err := c.Dial(ctx, network, addr)
+			mu.Lock()
 			dialErr = err
+			mu.Unlock()
 			return conn, err
 		}}}
 	go func() {
@@ -30,9 +34,11 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn
 			resp.Body.Close()
 		}
 		if err != nil {
+			mu.Lock()
 			if dialErr != nil {
 				err = dialErr
 			}
+			mu.Unlock()
 			l.end(classify(err, resp))
 			return
 		}

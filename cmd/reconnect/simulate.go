@@ -20,33 +20,21 @@ const defaultMix = "healthy=0.90,slow-mobile=0.06,proxy-rejects-websocket=0.01,p
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("simulate needs a study: timeout or storm")
+		return usagef("simulate needs a study: timeout or storm (run 'reconnect simulate -h')")
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(stdout, "usage: reconnect simulate <study> [flags]\n\nstudies:")
+		fmt.Fprintln(stdout, "  timeout    sweep the short-circuit timeout and transport policy over network profiles")
+		fmt.Fprintln(stdout, "  storm      replay a server restart for up to a million clients under each reconnect strategy")
+		fmt.Fprintln(stdout, "\nRun 'reconnect simulate <study> -h' for a study's flags.")
+		return nil
 	case "timeout":
 		return runSimulateTimeout(args[1:], stdout, stderr)
 	case "storm":
 		return runSimulateStorm(args[1:], stdout, stderr)
 	}
-	return usagef("unknown study %q (timeout or storm)", args[0])
-}
-
-// progress returns a progress printer for stderr when it is a terminal,
-// and nil otherwise.
-func progress(stderr io.Writer, what string) func(done, total int) {
-	f, ok := stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(f, "\r%s %d/%d", what, done, total)
-		if done == total {
-			fmt.Fprint(f, "\r\033[K")
-		}
-	}
+	return usagef("unknown study %q: want timeout or storm", args[0])
 }
 
 func splitList(s string) []string {
@@ -76,62 +64,102 @@ type timeoutReport struct {
 	BestByProfile  map[string]time.Duration `json:"bestByProfileNs"`
 }
 
-func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
+// timeoutOptions are the checked flags of simulate timeout.
+type timeoutOptions struct {
+	sweep    sim.SweepConfig
+	weights  map[string]float64
+	cost     sim.Cost
+	asJSON   bool
+	svg      string
+	budget   int64
+	profiles []sim.Profile
+}
+
+// maxWeight bounds a mix weight and a cost: large enough for any use,
+// small enough that no sum or product of them overflows.
+const maxWeight = 1e9
+
+// defaultBudget is simulate timeout's default --budget in engine steps:
+// about two and a half minutes on a small machine.
+const defaultBudget = 1_000_000_000
+
+// stepCost is about what one engine step of the simulator costs on a
+// small shared machine (measured: 8.6 M steps of the offline profile in
+// 1.3 s), for the estimates printed.
+const stepCost = 150 * time.Nanosecond
+
+// parseTimeoutFlags checks every flag of simulate timeout before anything
+// is simulated; readFile reads --profile-file.
+func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([]byte, error)) (*timeoutOptions, error) {
 	fs := newFlagSet("simulate timeout", "[flags]", stdout)
 	clients := fs.Int("clients", 2000, "simulated clients per cell, 1 to 100000")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
-	timeouts := fs.String("timeouts", "250ms,500ms,1s,1.5s,2s,3s,4s,6s,8s,10s", "short-circuit timeouts to sweep (websocket-first)")
+	timeouts := fs.String("timeouts", "250ms,500ms,1s,1.5s,2s,3s,4s,6s,8s,10s", "short-circuit timeouts to sweep (websocket-first), each above 0s and at most 10m")
 	profiles := fs.String("profiles", "all", "profiles to simulate, comma-separated, or all")
 	profileFile := fs.String("profile-file", "", "a JSON file of extra profiles (same form as the built-in ones)")
+	replace := fs.Bool("replace", false, "let --profile-file replace built-in profiles of the same name")
 	policies := fs.String("policies", "websocket-first,http-first,websocket-check", "transport policies to compare")
 	mix := fs.String("mix", defaultMix, "the profile mix the recommendation weighs, name=weight,… (by default, those of its profiles simulated)")
-	perSecond := fs.Float64("cost-per-second", 1, "cost of one second of mean time to CONNECTED")
-	perWasted := fs.Float64("cost-per-wasted", 0.05, "cost of one transport closed while still healthy")
-	horizon := fs.Duration("horizon", 5*time.Minute, "give up on a client after this long")
+	perSecond := fs.Float64("cost-per-second", 1, "cost of one second of mean time to CONNECTED, 0 to 1e9")
+	perWasted := fs.Float64("cost-per-wasted", 0.05, "cost of one transport closed while still healthy, 0 to 1e9")
+	horizon := fs.Duration("horizon", 5*time.Minute, "give up on a client after this long, at most 24h")
+	budget := fs.Int64("budget", defaultBudget, "refuse runs estimated to take more engine steps than this (about 150 ns each; 0: no limit)")
 	asJSON := fs.Bool("json", false, "write JSON instead of tables")
 	svg := fs.String("svg", "", "also write a chart of mean time to CONNECTED by timeout to this SVG file")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, err
 	}
-	if *clients < 1 || *clients > 100000 {
-		return usagef("--clients must be between 1 and 100000, got %d", *clients)
+	o := &timeoutOptions{asJSON: *asJSON, svg: *svg, budget: *budget}
+	switch {
+	case *clients < 1 || *clients > 100000:
+		return nil, usagef("--clients %d: want a whole number from 1 to 100000", *clients)
+	case *horizon <= 0 || *horizon > 24*time.Hour:
+		return nil, usagef("--horizon %v: want a duration above 0s and at most 24h", *horizon)
+	case *budget < 0:
+		return nil, usagef("--budget %d: want 0 (no limit) or a positive number of engine steps", *budget)
 	}
-	if *horizon <= 0 || *horizon > 24*time.Hour {
-		return usagef("--horizon must be positive and at most 24h, got %v", *horizon)
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"cost-per-second", *perSecond}, {"cost-per-wasted", *perWasted}} {
+		if !(c.v >= 0 && c.v <= maxWeight) {
+			return nil, usagef("--%s %v: want a number from 0 to 1e9", c.name, c.v)
+		}
 	}
-	if !(*perSecond >= 0) || !(*perWasted >= 0) {
-		return usagef("--cost-per-second and --cost-per-wasted must not be negative")
-	}
+	o.cost = sim.Cost{PerSecond: *perSecond, PerWasted: *perWasted}
 	all := sim.Builtin()
 	if *profileFile != "" {
-		data, err := os.ReadFile(*profileFile)
+		data, err := readFile(*profileFile)
 		if err != nil {
-			return usagef("--profile-file: %v", err)
+			return nil, usagef("--profile-file %s: %v", *profileFile, err)
 		}
 		extra, err := sim.ParseProfiles(data)
 		if err != nil {
-			return usagef("--profile-file %s: %v", *profileFile, err)
+			return nil, usagef("--profile-file %s: %v", *profileFile, err)
 		}
-		for _, p := range extra {
-			if i := slices.IndexFunc(all, func(q sim.Profile) bool { return q.Name == p.Name }); i >= 0 {
-				all[i] = p
-			} else {
-				all = append(all, p)
-			}
+		if all, err = sim.Merge(all, extra, *replace); err != nil {
+			return nil, usagef("--profile-file %s: %v", *profileFile, err)
 		}
 	}
 	chosen := all
 	if *profiles != "all" {
+		names := splitList(*profiles)
+		if d, ok := duplicate(names); ok {
+			return nil, usagef("--profiles %q: %s named twice", *profiles, d)
+		}
 		var err error
-		if chosen, err = sim.Select(all, splitList(*profiles)); err != nil {
-			return usagef("--profiles: %v", err)
+		if chosen, err = sim.Select(all, names); err != nil {
+			return nil, usagef("--profiles: %v", err)
 		}
 	}
 	var sweep []time.Duration
 	for _, s := range splitList(*timeouts) {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 || d > 10*time.Minute {
-			return usagef("--timeouts: %q is not a duration between 0 and 10m", s)
+			return nil, usagef("--timeouts %s: want durations above 0s and at most 10m, like 250ms or 2s", s)
+		}
+		if slices.Contains(sweep, d) {
+			return nil, usagef("--timeouts %s: %v is listed twice", *timeouts, d)
 		}
 		sweep = append(sweep, d)
 	}
@@ -139,60 +167,132 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 	for _, s := range splitList(*policies) {
 		p, err := parsePolicy(s)
 		if err != nil {
-			return usagef("--policies: %v", err)
+			return nil, usagef("--policies: %v", err)
+		}
+		if slices.Contains(pols, p) {
+			return nil, usagef("--policies %s: %s is listed twice", *policies, p)
 		}
 		pols = append(pols, p)
 	}
-	if len(sweep) == 0 || len(pols) == 0 || len(chosen) == 0 {
-		return usagef("need at least one timeout, policy and profile")
+	switch {
+	case len(sweep) == 0:
+		return nil, usagef("--timeouts %q: want at least one timeout", *timeouts)
+	case len(pols) == 0:
+		return nil, usagef("--policies %q: want at least one policy", *policies)
+	case len(chosen) == 0:
+		return nil, usagef("--profiles %q: want at least one profile", *profiles)
 	}
-	weights := map[string]float64{}
-	for _, kv := range splitList(*mix) {
-		name, w, ok := strings.Cut(kv, "=")
-		f, err := strconv.ParseFloat(w, 64)
-		if !ok || err != nil || !(f >= 0) {
-			return usagef("--mix: %q is not name=weight", kv)
-		}
+	weights, err := parseMix(*mix)
+	if err != nil {
+		return nil, err
+	}
+	for name := range weights {
 		if !slices.ContainsFunc(chosen, func(p sim.Profile) bool { return p.Name == name }) {
 			if !fs.given("mix") {
-				continue // the default mix keeps the profiles simulated
+				delete(weights, name) // the default mix keeps the profiles simulated
+				continue
 			}
-			return usagef("--mix: profile %q is not among those simulated", name)
+			return nil, usagef("--mix: profile %q is not among those simulated", name)
+		}
+	}
+	if fs.given("mix") && weightSum(weights) <= 0 {
+		return nil, usagef("--mix %q: want at least one positive weight", *mix)
+	}
+	o.weights, o.profiles = weights, chosen
+	o.sweep = sim.SweepConfig{Profiles: chosen, Timeouts: sweep, Policies: pols, Clients: *clients,
+		Horizon: *horizon, Seed: *seed, Base: reconnect.DefaultConfig(), MaxSteps: *budget}
+	return o, nil
+}
+
+func duplicate(names []string) (string, bool) {
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+func weightSum(w map[string]float64) float64 {
+	total := 0.0
+	for _, v := range w {
+		total += v
+	}
+	return total
+}
+
+// parseMix parses name=weight,…: each name once, each weight a number
+// from 0 to 1e9.
+func parseMix(s string) (map[string]float64, error) {
+	weights := map[string]float64{}
+	for _, kv := range splitList(s) {
+		name, w, ok := strings.Cut(kv, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, usagef("--mix %s: want name=weight, like healthy=0.9", kv)
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
+		if err != nil || !(f >= 0 && f <= maxWeight) {
+			return nil, usagef("--mix %s: the weight %q is not a number; want one from 0 to 1e9", kv, w)
+		}
+		if _, dup := weights[name]; dup {
+			return nil, usagef("--mix: profile %q is weighed twice", name)
 		}
 		weights[name] = f
 	}
+	return weights, nil
+}
 
-	cells, err := sim.Sweep(sim.SweepConfig{Profiles: chosen, Timeouts: sweep, Policies: pols, Clients: *clients,
-		Horizon: *horizon, Seed: *seed, Base: reconnect.DefaultConfig(), Progress: progress(stderr, "cells")})
+func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
+	o, err := parseTimeoutFlags(args, stdout, os.ReadFile)
 	if err != nil {
 		return err
 	}
-	cost := sim.Cost{PerSecond: *perSecond, PerWasted: *perWasted}
-	rep := timeoutReport{Seed: *seed, Clients: *clients, Cells: cells, BestByProfile: map[string]time.Duration{}}
-	if slices.Contains(pols, reconnect.PolicyWebSocketFirst) && len(weights) > 0 {
-		rec, err := sim.Recommend(cells, weights, cost)
+	out, err := createOutput(o.svg)
+	if err != nil {
+		return err
+	}
+	defer out.abandon()
+	if o.budget > 0 {
+		est, err := sim.EstimateSteps(o.sweep, 16)
+		if err != nil {
+			return err
+		}
+		took := (time.Duration(est) * stepCost).Round(time.Second)
+		switch {
+		case est > o.budget:
+			return usagef("--budget %d: this run needs about %d engine steps (about %v); lower --clients, --horizon or the profiles, timeouts and policies, or raise --budget",
+				o.budget, est, took)
+		case est > o.budget/4:
+			fmt.Fprintf(stderr, "reconnect simulate timeout: about %d engine steps, about %v\n", est, took)
+		}
+	}
+	prog := newProgress(stderr, "clients simulated")
+	o.sweep.Progress = prog.update
+	cells, err := sim.Sweep(o.sweep)
+	if err != nil {
+		return err
+	}
+	rep := timeoutReport{Seed: o.sweep.Seed, Clients: o.sweep.Clients, Cells: cells, BestByProfile: map[string]time.Duration{}}
+	if slices.Contains(o.sweep.Policies, reconnect.PolicyWebSocketFirst) && len(o.weights) > 0 {
+		rec, err := sim.Recommend(cells, o.weights, o.cost)
 		if err != nil {
 			return usagef("--mix: %v", err)
 		}
 		rep.Recommendation = &rec
-		for _, p := range chosen {
-			connected := slices.ContainsFunc(cells, func(c sim.Cell) bool { return c.Profile == p.Name && c.Connected > 0 })
-			if r, err := sim.Recommend(cells, map[string]float64{p.Name: 1}, cost); err == nil && connected {
-				rep.BestByProfile[p.Name] = r.Best
-			}
-		}
+		rep.BestByProfile = sim.BestByProfile(cells, o.cost)
 	}
-	if *svg != "" {
-		if err := writeTimeoutChart(*svg, cells, chosen); err != nil {
+	if out != nil {
+		if err := out.finish(timeoutChart(cells, o.profiles, o.sweep.Timeouts, o.sweep.Horizon).WriteSVG); err != nil {
 			return err
 		}
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTimeoutTables(stdout, rep, chosen, cost)
+	printTimeoutTables(stdout, rep, o.profiles, o.cost)
 	return nil
 }
 
@@ -260,121 +360,41 @@ func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, 
 	fmt.Fprintf(w, "\nRecommended short-circuit timeout for this mix: %v\n", rec.Best)
 }
 
-func writeTimeoutChart(path string, cells []sim.Cell, profiles []sim.Profile) error {
-	ch := sim.Chart{Title: "Mean time to CONNECTED by short-circuit timeout (websocket-first)",
-		XLabel: "short-circuit timeout (s, log scale)", YLabel: "mean time to CONNECTED (s)", LogX: true}
+// timeoutChart draws one panel per profile simulated (the same profiles
+// as the tables), on shared axes: mean time to CONNECTED by short-circuit
+// timeout for websocket-first, with the fixed policies as flat lines.
+func timeoutChart(cells []sim.Cell, profiles []sim.Profile, timeouts []time.Duration, horizon time.Duration) sim.Multiples {
+	m := sim.Multiples{Title: "Mean time to CONNECTED by short-circuit timeout, one panel per profile",
+		XLabel: "short-circuit timeout (s, log scale)", YLabel: "mean time to CONNECTED (ms, log scale)", LogX: true, LogY: true, Columns: 4}
+	lo, hi := slices.Min(timeouts).Seconds(), slices.Max(timeouts).Seconds()
 	for _, p := range profiles {
-		s := sim.Series{Name: p.Name}
+		panel := sim.Panel{Title: p.Name, Note: fmt.Sprintf("nobody connected within %v", horizon)}
+		bySeries := map[string]*sim.Series{}
+		var order []string
 		for _, c := range cells {
-			if c.Profile == p.Name && c.Policy == reconnect.PolicyWebSocketFirst.String() && c.Connected == c.Clients {
+			if c.Profile != p.Name || c.Connected == 0 {
+				continue
+			}
+			s, ok := bySeries[c.Policy]
+			if !ok {
+				s = &sim.Series{Name: c.Policy}
+				bySeries[c.Policy] = s
+				order = append(order, c.Policy)
+			}
+			if c.ShortCircuit > 0 {
 				s.X = append(s.X, c.ShortCircuit.Seconds())
-				s.Y = append(s.Y, c.Mean.Seconds())
+				s.Y = append(s.Y, float64(c.Mean)/1e6)
+				continue
+			}
+			for _, x := range []float64{lo, hi} { // a flat line across the sweep
+				s.X = append(s.X, x)
+				s.Y = append(s.Y, float64(c.Mean)/1e6)
 			}
 		}
-		if len(s.X) > 0 {
-			ch.Series = append(ch.Series, s)
+		for _, name := range order {
+			panel.Series = append(panel.Series, *bySeries[name])
 		}
+		m.Panels = append(m.Panels, panel)
 	}
-	return writeFile(path, ch.WriteSVG)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return usagef("--svg: %v", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("simulate storm", "[flags]", stdout)
-	clients := fs.Int("clients", 1_000_000, "clients that lose their connection at once, 1 to 1000000")
-	downtime := fs.Duration("downtime", 5*time.Second, "how long the restarting server refuses every attempt")
-	capacity := fs.Int("capacity", 25000, "connections the server accepts per second once up (0: no limit)")
-	jitters := fs.String("jitters", "rtb1,none,full,equal", "jitter strategies to compare (rtb1, none, full, equal)")
-	horizon := fs.Duration("horizon", 10*time.Minute, "how long to simulate")
-	bucket := fs.Duration("bucket", 100*time.Millisecond, "histogram interval")
-	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
-	asJSON := fs.Bool("json", false, "write JSON instead of a table")
-	svg := fs.String("svg", "", "also write a chart of attempts per interval to this SVG file")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	switch {
-	case *clients < 1 || *clients > 1_000_000:
-		return usagef("--clients must be between 1 and 1000000, got %d", *clients)
-	case *downtime < 0 || *downtime > time.Hour:
-		return usagef("--downtime must be between 0 and 1h, got %v", *downtime)
-	case *capacity < 0:
-		return usagef("--capacity must not be negative, got %d", *capacity)
-	case *horizon <= 0 || *horizon > 6*time.Hour:
-		return usagef("--horizon must be positive and at most 6h, got %v", *horizon)
-	case *bucket < time.Millisecond || *bucket > time.Minute:
-		return usagef("--bucket must be between 1ms and 1m, got %v", *bucket)
-	}
-	var js []sim.Jitter
-	for _, s := range splitList(*jitters) {
-		j, err := sim.ParseJitter(s)
-		if err != nil {
-			return usagef("--jitters: %v", err)
-		}
-		js = append(js, j)
-	}
-	if len(js) == 0 {
-		return usagef("--jitters: need at least one")
-	}
-	prog := progress(stderr, "jitter strategies")
-	var results []sim.StormResult
-	for i, j := range js {
-		r, err := sim.Storm(sim.StormConfig{Clients: *clients, Jitter: j, Timeouts: reconnect.DefaultTimeouts(),
-			Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket})
-		if err != nil {
-			return usagef("%v", err)
-		}
-		results = append(results, r)
-		if prog != nil {
-			prog(i+1, len(js))
-		}
-	}
-	if *svg != "" {
-		ch := sim.Chart{Title: fmt.Sprintf("Attempts after a restart, %d clients", *clients),
-			XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v (log scale)", *bucket), LogY: true}
-		for _, r := range results {
-			s := sim.Series{Name: r.Jitter}
-			for k, a := range r.Attempts {
-				if k == 0 {
-					continue // the immediate reconnects at 0 s, the same for every strategy
-				}
-				s.X = append(s.X, (time.Duration(k) * r.Bucket).Seconds())
-				s.Y = append(s.Y, float64(a))
-			}
-			ch.Series = append(ch.Series, s)
-		}
-		if err := writeFile(*svg, ch.WriteSVG); err != nil {
-			return err
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(results)
-	}
-	fmt.Fprintf(stdout, "%d clients drop at 0 s; the server refuses everything for %v, then accepts %d a second.\n", *clients, *downtime, *capacity)
-	fmt.Fprintln(stdout, "Each client reconnects at once (RTN15a), then waits the jitter strategy's RTB1 delay; after 120 s, flat 30 s SUSPENDED retries.")
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "jitter\tattempts\tpeak/s\tretry peak/s\tpeak/mean\t99% reconnected\treconnected\t")
-	for _, r := range results {
-		t99 := r.T99.Round(100 * time.Millisecond).String()
-		if r.Reconnected*100 < r.Clients*99 {
-			t99 = "> " + horizon.String()
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f\t%s\t%.1f%%\t\n", r.Jitter, r.Total, r.PeakPerSecond, r.RetryPeakPerSecond, r.PeakToMean, t99,
-			100*float64(r.Reconnected)/float64(r.Clients))
-	}
-	return tw.Flush()
+	return m
 }

@@ -8,7 +8,7 @@
 // line on stdout. The first request is {"type":"hello",...}; the answer
 // names the areas implemented. Every other request is
 // {"id","area","function","input"} and is answered {"id","result"} or
-// {"id","error"}. Anything for humans goes to stderr.
+// {"id","error":{"field","message"}}. Anything for humans goes to stderr.
 import { createInterface } from "node:readline";
 
 // ---- RTB1 -------------------------------------------------------------------
@@ -72,30 +72,38 @@ const policyHosts = (id, primary, fallback) => ({
 const POLICY_ID = /^[A-Za-z0-9_-]{1,63}$/;
 const badHost = (h) => h === "" || h.length > 253 || /[\s\x00-\x1f\x7f/\\?#@]/.test(h);
 
+// A bad option: the error names the input field, as the protocol asks.
+class OptionError extends Error {
+  constructor(field, message) {
+    super(message);
+    this.field = field;
+  }
+}
+
 export function resolveHosts({ endpoint = "", environment = "", fallbackHosts }) {
   let hosts;
-  if (endpoint && environment) throw new Error("endpoint and environment cannot be combined");
+  if (endpoint && environment) throw new OptionError("environment", "endpoint and environment cannot be combined");
   if (environment) {
     const id = environment === "production" ? "main" : environment;
-    if (!POLICY_ID.test(id)) throw new Error("bad environment");
+    if (!POLICY_ID.test(id)) throw new OptionError("environment", "bad routing policy id");
     hosts = policyHosts(id, ".realtime.ably.net", ".fallback.ably-realtime.com");
   } else if (!endpoint) {
     hosts = policyHosts("main", ".realtime.ably.net", ".fallback.ably-realtime.com");
   } else if (endpoint.includes(".") || endpoint.includes("::") || endpoint === "localhost") {
-    if (badHost(endpoint)) throw new Error("bad host");
+    if (badHost(endpoint)) throw new OptionError("endpoint", "bad host");
     hosts = { primary: endpoint, fallbacks: [] };
   } else if (endpoint.startsWith("nonprod:")) {
     const id = endpoint.slice("nonprod:".length);
-    if (!POLICY_ID.test(id)) throw new Error("bad routing policy id");
+    if (!POLICY_ID.test(id)) throw new OptionError("endpoint", "bad routing policy id");
     hosts = policyHosts(id, ".realtime.ably-nonprod.net", ".fallback.ably-realtime-nonprod.com");
   } else {
-    if (!POLICY_ID.test(endpoint)) throw new Error("bad routing policy id");
+    if (!POLICY_ID.test(endpoint)) throw new OptionError("endpoint", "bad routing policy id");
     hosts = policyHosts(endpoint, ".realtime.ably.net", ".fallback.ably-realtime.com");
   }
   if (fallbackHosts !== undefined) {
     const seen = new Set([hosts.primary]);
-    for (const h of fallbackHosts) {
-      if (badHost(h) || seen.has(h)) throw new Error(`bad fallback host ${JSON.stringify(h)}`);
+    for (const [i, h] of fallbackHosts.entries()) {
+      if (badHost(h) || seen.has(h)) throw new OptionError(`fallbackHosts[${i}]`, `bad fallback host ${JSON.stringify(h)}`);
       seen.add(h);
     }
     hosts.fallbacks = [...fallbackHosts];
@@ -198,7 +206,7 @@ rl.on("line", (line) => {
     try {
       resp = { id: req.id, result: answer(req) };
     } catch (e) {
-      resp = { id: req.id, error: String(e.message ?? e) };
+      resp = { id: req.id, error: { field: e.field, message: String(e.message ?? e) } };
     }
   }
   process.stdout.write(JSON.stringify(resp) + "\n");

@@ -5,9 +5,12 @@ package conform
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -33,6 +36,10 @@ type Case struct {
 	Function string
 	Input    map[string]any
 	Expected map[string]any
+	// Outside names the totality decision the case checks when its inputs
+	// are outside the spec's domain (no conforming SDK's own code produces
+	// them); empty for a case in the spec's domain.
+	Outside string
 }
 
 // Tolerance is how numeric results in milliseconds and coefficients are
@@ -62,12 +69,15 @@ func LoadSuite(fsys fs.FS) (Suite, error) {
 		if err != nil {
 			return s, err
 		}
+		if len(data) > maxFixture {
+			return s, fmt.Errorf("%s: larger than %d bytes", areaFiles[area], maxFixture)
+		}
 		var file struct {
 			Tolerance *struct {
 				AbsoluteMs float64 `json:"absoluteMs"`
 				Relative   float64 `json:"relative"`
 			} `json:"tolerance"`
-			Items []map[string]any `json:"items"`
+			Items []json.RawMessage `json:"items"`
 		}
 		if err := json.Unmarshal(data, &file); err != nil {
 			return s, fmt.Errorf("%s: %w", areaFiles[area], err)
@@ -75,10 +85,18 @@ func LoadSuite(fsys fs.FS) (Suite, error) {
 		if file.Tolerance != nil {
 			s.Tolerance = Tolerance{AbsoluteMs: file.Tolerance.AbsoluteMs, Relative: file.Tolerance.Relative}
 		}
-		for _, it := range file.Items {
+		for i, raw := range file.Items {
+			var it map[string]any
+			if err := json.Unmarshal(raw, &it); err != nil || it == nil {
+				return s, fmt.Errorf("%s: item %d: not a JSON object", areaFiles[area], i)
+			}
 			cs, err := itemCases(area, it)
 			if err != nil {
-				return s, fmt.Errorf("%s: %w", areaFiles[area], err)
+				id, _ := it["id"].(string)
+				return s, fmt.Errorf("%s: item %d (id %s): %w", areaFiles[area], i, strconv.Quote(id), err)
+			}
+			if len(s.Cases)+len(cs) > maxCases {
+				return s, fmt.Errorf("%s: item %d: more than %d cases in all", areaFiles[area], i, maxCases)
 			}
 			s.Cases = append(s.Cases, cs...)
 		}
@@ -94,12 +112,17 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 	if area == AreaScenarios {
 		c.Function = "scenario"
 	}
-	if c.ID == "" || c.Function == "" {
-		return nil, fmt.Errorf("an item lacks an id or function: %v", it)
+	switch {
+	case c.ID == "":
+		return nil, errors.New(`"id" is missing or not a non-empty string`)
+	case c.Function == "":
+		return nil, errors.New(`"function" is missing or not a non-empty string`)
 	}
 	for k, v := range it {
 		switch {
 		case k == "id" || k == "spec" || k == "function" || k == "_comment" || k == "reachable":
+		case k == "expected":
+			return nil, errors.New(`a key "expected" names no result`)
 		case strings.HasPrefix(k, "expected") && k != "expectedCoefficientExact" && !strings.HasSuffix(k, "Ns"):
 			name := strings.TrimPrefix(k, "expected")
 			c.Expected[strings.ToLower(name[:1])+name[1:]] = v
@@ -115,10 +138,17 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 			c.Input["fallbackHosts"] = []any{}
 		}
 		delete(c.Input, "fallbackHostsSet")
-		if _, bad := c.Expected["errorField"]; bad {
-			c.Expected = map[string]any{"error": true}
+		if f, bad := c.Expected["errorField"]; bad {
+			field, ok := f.(string)
+			if !ok {
+				return nil, errors.New(`"expectedErrorField" is not a string`)
+			}
+			c.Expected = map[string]any{"error": map[string]any{"field": ProtocolField(field)}}
 		}
 	case "preferredHost":
+		if _, ok := c.Input["steps"].([]any); !ok {
+			return nil, errors.New(`"steps" is missing or not a list`)
+		}
 		var firsts []any
 		steps, _ := c.Input["steps"].([]any)
 		clean := make([]any, 0, len(steps))
@@ -137,8 +167,11 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 		c.Input["steps"] = clean
 		c.Expected = map[string]any{"first": firsts}
 	case "shouldFallback":
-		if r, ok := c.Input["statusRange"].([]any); ok && len(r) == 2 {
-			lo, hi := int(r[0].(float64)), int(r[1].(float64))
+		if rv, ok := c.Input["statusRange"]; ok {
+			lo, hi, err := statusRange(rv)
+			if err != nil {
+				return nil, err
+			}
 			delete(c.Input, "statusRange")
 			var out []Case
 			for st := lo; st <= hi; st++ {
@@ -146,23 +179,67 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 				x.ID = fmt.Sprintf("%s@%d", c.ID, st)
 				x.Input = clone(c.Input)
 				x.Input["status"] = float64(st)
+				x.Outside = outsideDomain(x, nil)
 				out = append(out, x)
 			}
 			return out, nil
 		}
 	case "scenario":
 		var expect []any
-		steps, _ := c.Input["steps"].([]any)
+		steps, ok := c.Input["steps"].([]any)
+		if !ok {
+			return nil, errors.New(`"steps" is missing or not a list`)
+		}
 		clean := make([]any, 0, len(steps))
-		for _, st := range steps {
-			m, _ := st.(map[string]any)
+		for j, st := range steps {
+			m, ok := st.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("step %d is not an object", j)
+			}
 			clean = append(clean, map[string]any{"atMs": m["atMs"], "event": m["event"]})
 			expect = append(expect, map[string]any{"actions": m["expect"]})
 		}
 		c.Input["steps"] = clean
 		c.Expected = map[string]any{"steps": expect}
 	}
+	c.Outside = outsideDomain(c, it["reachable"])
 	return []Case{c}, nil
+}
+
+// Bounds on what --fixtures may ask the harness to hold.
+const (
+	maxFixture = 32 << 20 // bytes of one fixture file
+	maxCases   = 100_000  // cases in all
+	maxRange   = 1000     // statuses in one statusRange
+)
+
+// statusRange reads a statusRange [lo, hi] of whole numbers, at most
+// maxRange wide.
+func statusRange(v any) (lo, hi int, err error) {
+	r, ok := v.([]any)
+	bad := func() (int, int, error) {
+		return 0, 0, fmt.Errorf(`"statusRange" is %s; want [lo, hi], whole numbers with lo ≤ hi and at most %d statuses`, string(rawJSON(v)), maxRange)
+	}
+	if !ok || len(r) != 2 {
+		return bad()
+	}
+	a, ok1 := r[0].(float64)
+	b, ok2 := r[1].(float64)
+	if !ok1 || !ok2 || a != math.Trunc(a) || b != math.Trunc(b) || a > b || b-a >= maxRange || math.Abs(a) > 1e9 || math.Abs(b) > 1e9 {
+		return bad()
+	}
+	return int(a), int(b), nil
+}
+
+// ProtocolField turns a Go field path of EndpointOptions into the name the
+// protocol gives that input: "EndpointOptions.FallbackHosts[1]" →
+// "fallbackHosts[1]".
+func ProtocolField(goField string) string {
+	f := strings.TrimPrefix(goField, "EndpointOptions.")
+	if f == "" {
+		return f
+	}
+	return strings.ToLower(f[:1]) + f[1:]
 }
 
 func clone(m map[string]any) map[string]any {

@@ -3,78 +3,52 @@ package conform
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
 
-// Hello is the first line the harness writes.
-type Hello struct {
-	Type     string   `json:"type"` // "hello"
-	Protocol int      `json:"protocol"`
-	Areas    []string `json:"areas"`
-}
-
-// Request is one line the harness writes to the adapter after the hello:
-// a case, with its inputs (always an object, perhaps empty).
-type Request struct {
-	Type     string         `json:"type,omitempty"` // "hello" on the hello line, which Hello writes
-	ID       string         `json:"id,omitempty"`
-	Area     string         `json:"area,omitempty"`
-	Function string         `json:"function,omitempty"`
-	Input    map[string]any `json:"input"`
-}
-
-// Response is one line the adapter writes back.
-type Response struct {
-	Type       string         `json:"type,omitempty"`
-	Protocol   int            `json:"protocol,omitempty"`
-	Implements []string       `json:"implements,omitempty"`
-	Name       string         `json:"name,omitempty"`
-	ID         string         `json:"id,omitempty"`
-	Result     map[string]any `json:"result,omitempty"`
-	Error      string         `json:"error,omitempty"`
-}
-
-// Failure is one case whose answer was wrong.
-type Failure struct {
-	ID       string         `json:"id"`
-	Spec     string         `json:"spec"`
-	Function string         `json:"function"`
-	Input    map[string]any `json:"input"`
-	Expected map[string]any `json:"expected"`
-	Actual   any            `json:"actual"`
-	Problem  string         `json:"problem"`
-}
-
-// Report is the outcome of a run.
-type Report struct {
-	Adapter  string    `json:"adapter"`
-	Passed   int       `json:"passed"`
-	Failed   int       `json:"failed"`
-	Skipped  int       `json:"skipped"`
-	Failures []Failure `json:"failures"`
-	// Broken is set when the adapter broke the protocol (crashed, hung,
-	// wrote garbage, answered the wrong case or twice); the cases not run
-	// count as failed.
-	Broken string `json:"broken,omitempty"`
-}
-
-// Summary is the closing line: "N passed, M failed, K skipped".
-func (r Report) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %d skipped", r.Passed, r.Failed, r.Skipped)
-}
-
 // Options tune a run.
 type Options struct {
-	Only    []string      // areas to run; empty means all
-	Timeout time.Duration // per exchange; 0 means 5 s
+	// Only lists the areas to run; empty means every area the adapter
+	// implements. An area listed here that the adapter does not implement
+	// is a usage error.
+	Only []string
+	// Require lists areas the adapter must implement; the run fails when
+	// it does not.
+	Require []string
+	// Startup bounds the wait for the hello answer; 0 means 60 s, enough
+	// for a cold "go run" or Node.js on a busy machine.
+	Startup time.Duration
+	// Timeout bounds the wait for each answer after the hello; 0 means
+	// 10 s.
+	Timeout time.Duration
+	// Deadline bounds the whole run; 0 means none.
+	Deadline time.Duration
+
+	// Known, if set, lists the cases the adapter is known to decide
+	// differently.
+	Known *Known
+
+	// started, if set, is called with the adapter's process id, and env
+	// is added to the adapter's environment (tests).
+	started func(pid int)
+	env     []string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Startup <= 0 {
+		o.Startup = 60 * time.Second
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	return o
 }
 
 // lineReader delivers the adapter's stdout lines on a channel, so that
@@ -110,7 +84,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		frag, err := br.ReadSlice('\n')
 		buf = append(buf, frag...)
 		if len(buf) > maxLine {
-			return nil, fmt.Errorf("a line longer than %d bytes", maxLine)
+			return nil, errLong
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -119,25 +93,30 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if len(bytes.TrimSpace(buf)) > 0 && err == io.EOF {
 				return buf, nil
 			}
-			return nil, err
+			return nil, errEOF
 		}
 		return buf, nil
 	}
 }
 
-// next returns the next non-empty line, or an error on timeout or end.
-func (lr *lineReader) next(timeout time.Duration) ([]byte, error) {
+var (
+	errTimeout = errors.New("timeout")
+	errEOF     = errors.New("end of output")
+	errLong    = fmt.Errorf("a line longer than %d bytes", maxLine)
+	// errDeadline is the cause of a run stopped by Options.Deadline.
+	errDeadline = errors.New("the whole-run deadline passed")
+)
+
+// next returns the next non-empty line, or an error on timeout, end of
+// output or when ctx is done (its cause).
+func (lr *lineReader) next(ctx context.Context, timeout time.Duration) ([]byte, error) {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
 		select {
 		case line, ok := <-lr.lines:
 			if !ok {
-				err := <-lr.err
-				if errors.Is(err, io.EOF) {
-					return nil, errEOF
-				}
-				return nil, err
+				return nil, <-lr.err
 			}
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
@@ -145,98 +124,160 @@ func (lr *lineReader) next(timeout time.Duration) ([]byte, error) {
 			return line, nil
 		case <-timer.C:
 			return nil, errTimeout
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
 		}
 	}
 }
 
-var (
-	errTimeout = errors.New("timeout")
-	errEOF     = errors.New("end of output")
-)
-
-// Run drives one adapter: hello, then every case of the suite in order.
-// w is the adapter's stdin and r its stdout. It returns when every case is
-// answered or the adapter breaks the protocol; it never waits longer than
-// the timeout for one answer.
-func Run(suite Suite, w io.Writer, r io.Reader, opt Options) Report {
-	if opt.Timeout <= 0 {
-		opt.Timeout = 5 * time.Second
+// Run drives one adapter: hello, then every selected case of the suite in
+// order. w is the adapter's stdin and r its stdout. It returns when every
+// case is answered, the adapter breaks the protocol, a time limit passes
+// or ctx is done (the report then says so and counts the cases not run).
+func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options) Report {
+	opt = opt.withDefaults()
+	if opt.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opt.Deadline, errDeadline)
+		defer cancel()
 	}
 	lr := newLineReader(r)
 	enc := json.NewEncoder(w)
-	var rep Report
+	rep := Report{Domain: DomainAll}
 
-	only := func(area string) bool { return len(opt.Only) == 0 || slices.Contains(opt.Only, area) }
-	var todo []Case
+	var selected []Case
 	for _, c := range suite.Cases {
-		if only(c.Area) {
-			todo = append(todo, c)
+		if len(opt.Only) == 0 || slices.Contains(opt.Only, c.Area) {
+			selected = append(selected, c)
 		} else {
-			rep.Skipped++
+			rep.NotSelected++
 		}
 	}
-	broken := func(at int, format string, args ...any) Report {
-		rep.Broken = fmt.Sprintf(format, args...)
-		rep.Failed += len(todo) - at
+	rep.NotRun = len(selected)
+	stop := func(err error, format string, args ...any) Report {
+		msg := fmt.Sprintf(format, args...)
+		switch {
+		case errors.Is(err, errDeadline):
+			rep.Stopped = msg + ": " + errDeadline.Error() + fmt.Sprintf(" (%v)", opt.Deadline)
+		case err != nil && ctx.Err() != nil:
+			rep.Stopped = msg + ": interrupted"
+		default:
+			rep.Broken = msg
+		}
 		return rep
 	}
-	if err := enc.Encode(Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas}); err != nil {
-		return broken(0, "could not send hello: %v", err)
-	}
-	line, err := lr.next(opt.Timeout)
+
+	// Writing to an adapter that has gone fails; reading its output then
+	// says what happened, the same way every time.
+	send := func(v any) { _ = enc.Encode(v) }
+
+	send(Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}})
+	line, err := lr.next(ctx, opt.Startup)
 	if err != nil {
-		return broken(0, "no answer to hello (%v)", describe(err, opt.Timeout))
+		return stop(err, "no answer to hello (%s)", describe(err, opt.Startup))
 	}
 	var hello Response
-	if json.Unmarshal(line, &hello) != nil || hello.Type != "hello" {
-		return broken(0, "the first line is not a hello answer: %s", clip(line))
+	if err := json.Unmarshal(line, &hello); err != nil || hello.Type != "hello" {
+		return stop(nil, "the first line is not a hello answer: %s", clip(line))
+	}
+	if bad := unknownKeys(line, helloKeys); len(bad) > 0 {
+		return stop(nil, "the hello answer has unknown keys %s (known: %s)", quoteList(bad), strings.Join(helloKeys, ", "))
 	}
 	if hello.Protocol != ProtocolVersion {
-		return broken(0, "adapter speaks protocol %d, the harness %d", hello.Protocol, ProtocolVersion)
+		return stop(nil, "the adapter speaks protocol %d, the harness %d", hello.Protocol, ProtocolVersion)
 	}
-	rep.Adapter = hello.Name
-	var run []Case
-	for _, c := range todo {
-		if slices.Contains(hello.Implements, c.Area) {
-			run = append(run, c)
-		} else {
-			rep.Skipped++
+	for _, a := range hello.Implements {
+		if !slices.Contains(Areas, a) {
+			return stop(nil, "the hello answer implements unknown area %s (known: %s)", Quote(a), strings.Join(Areas, ", "))
 		}
 	}
-	todo = run
+	switch hello.Domain {
+	case "":
+	case DomainAll, DomainSpec:
+		rep.Domain = hello.Domain
+	default:
+		return stop(nil, "the hello answer declares unknown domain %s (known: %s, %s)", Quote(hello.Domain), DomainAll, DomainSpec)
+	}
+	rep.Adapter = hello.Name
+	rep.Implements = hello.Implements
+	for _, a := range opt.Only {
+		if !slices.Contains(hello.Implements, a) {
+			rep.Usage = true
+			return stop(nil, "--only %s: the adapter does not implement it (it implements %s)", a, listOrNone(hello.Implements))
+		}
+	}
+	for _, a := range opt.Require {
+		if !slices.Contains(hello.Implements, a) {
+			rep.Missing = append(rep.Missing, a)
+		}
+	}
+
+	var todo []Case
+	for _, c := range selected {
+		switch {
+		case !slices.Contains(hello.Implements, c.Area):
+			rep.NotImplemented++
+		default:
+			todo = append(todo, c)
+		}
+	}
+	rep.NotRun = len(todo)
 	var lastID string
-	for i, c := range todo {
+	for _, c := range todo {
 		input := c.Input
 		if input == nil {
 			input = map[string]any{}
 		}
-		if err := enc.Encode(Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input}); err != nil {
-			return broken(i, "could not send case %s: %v", c.ID, err)
-		}
-		line, err := lr.next(opt.Timeout)
+		send(Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input})
+		line, err := lr.next(ctx, opt.Timeout)
 		if err != nil {
-			return broken(i, "no answer to case %s (%v)", c.ID, describe(err, opt.Timeout))
+			return stop(err, "no answer to case %s (%s)", c.ID, describe(err, opt.Timeout))
 		}
+		rep.NotRun--
 		var resp Response
-		if err := json.Unmarshal(line, &resp); err != nil || resp.ID == "" {
-			return broken(i, "garbage instead of an answer to case %s: %s", c.ID, clip(line))
+		if err := json.Unmarshal(line, &resp); err != nil {
+			if id := answerID(line); id != "" && id != c.ID {
+				rep.NotRun++
+				return stop(nil, "answer for case %s while case %s was asked", Quote(id), c.ID)
+			}
+			if rep.isOutside(c) {
+				rep.outside(c, true)
+				continue
+			}
+			rep.fail(c, nil, []Mismatch{{Problem: "unparsable answer: " + clip(line)}})
+			continue
 		}
 		if resp.ID != c.ID {
-			if resp.ID == lastID {
-				return broken(i, "case %s answered twice", lastID)
+			rep.NotRun++
+			if resp.ID == lastID && lastID != "" {
+				return stop(nil, "case %s answered twice", lastID)
 			}
-			return broken(i, "answer for case %s while case %s was asked", resp.ID, c.ID)
+			if resp.ID == "" {
+				return stop(nil, "a line without an id instead of an answer to case %s: %s", c.ID, clip(line))
+			}
+			return stop(nil, "answer for case %s while case %s was asked", Quote(resp.ID), c.ID)
 		}
 		lastID = c.ID
-		if f, ok := check(c, resp, suite.Tolerance); ok {
-			rep.Passed++
+		if bad := unknownKeys(line, answerKeys); len(bad) > 0 && !rep.isOutside(c) {
+			rep.fail(c, rawActual(line), []Mismatch{{Problem: "unknown keys " + quoteList(bad) + " in the answer (known: id, result, error)"}})
+			continue
+		}
+		ms := check(c, resp, suite.Tolerance)
+		if rep.isOutside(c) {
+			rep.outside(c, len(ms) > 0)
+			continue
+		}
+		if len(ms) > 0 {
+			rep.fail(c, actualOf(resp), ms)
 		} else {
-			rep.Failed++
-			rep.Failures = append(rep.Failures, f)
+			rep.pass(c)
 		}
 	}
+	if opt.Known != nil {
+		rep.applyKnown(*opt.Known)
+	}
 	// A stray line after the last answer is an answer given twice.
-	if line, err := lr.next(50 * time.Millisecond); err == nil {
+	if line, err := lr.next(ctx, 50*time.Millisecond); err == nil {
 		var resp Response
 		if json.Unmarshal(line, &resp) == nil && resp.ID == lastID && lastID != "" {
 			rep.Broken = fmt.Sprintf("case %s answered twice", lastID)
@@ -247,171 +288,55 @@ func Run(suite Suite, w io.Writer, r io.Reader, opt Options) Report {
 	return rep
 }
 
+// answerID digs the id out of a line that is not valid JSON, if it is
+// plainly there, so that an answer to another case is not taken for a
+// malformed answer to this one.
+func answerID(line []byte) string {
+	_, after, ok := bytes.Cut(line, []byte(`"id":"`))
+	if !ok {
+		return ""
+	}
+	id, _, ok := bytes.Cut(after, []byte(`"`))
+	if !ok {
+		return ""
+	}
+	return string(id)
+}
+
 func describe(err error, timeout time.Duration) string {
 	switch {
 	case errors.Is(err, errTimeout):
 		return fmt.Sprintf("nothing within %v", timeout)
 	case errors.Is(err, errEOF):
-		return "the adapter closed its output or exited"
+		return "the adapter closed its output"
+	case errors.Is(err, errDeadline):
+		return "stopped"
+	case errors.Is(err, context.Canceled):
+		return "stopped"
 	}
 	return err.Error()
 }
 
+// clip quotes at most 200 bytes of an adapter's line, escaped.
 func clip(b []byte) string {
 	s := strings.TrimSpace(string(b))
-	if len(s) > 80 {
-		s = s[:80] + "…"
+	if len(s) > 200 {
+		return Quote(s[:200]) + "…"
 	}
-	return fmt.Sprintf("%q", s)
+	return Quote(s)
 }
 
-// check compares an answer with the expectation.
-func check(c Case, resp Response, tol Tolerance) (Failure, bool) {
-	f := Failure{ID: c.ID, Spec: c.Spec, Function: c.Function, Input: c.Input, Expected: c.Expected}
-	if resp.Error != "" {
-		f.Actual = map[string]any{"error": resp.Error}
-		if c.Expected["error"] == true {
-			return f, true
-		}
-		f.Problem = "the adapter answered with an error"
-		return f, false
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = Quote(x)
 	}
-	f.Actual = resp.Result
-	if c.Expected["error"] == true {
-		f.Problem = "expected an error"
-		return f, false
-	}
-	keys := make([]string, 0, len(c.Expected))
-	for k := range c.Expected {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		got, ok := resp.Result[k]
-		if !ok {
-			f.Problem = "no " + k + " in the result"
-			return f, false
-		}
-		if p := compare(k, c.Expected[k], got, tol); p != "" {
-			f.Problem = k + ": " + p
-			return f, false
-		}
-	}
-	return f, true
+	return strings.Join(q, ", ")
 }
 
-func compare(key string, want, got any, tol Tolerance) string {
-	switch w := want.(type) {
-	case float64:
-		g, ok := got.(float64)
-		if !ok {
-			return fmt.Sprintf("want a number, got %v", got)
-		}
-		limit := tol.Relative * math.Abs(w)
-		if strings.HasSuffix(key, "Ms") {
-			limit = math.Max(tol.AbsoluteMs, limit)
-		}
-		if key == "rule" || !strings.HasSuffix(key, "Ms") && key != "coefficient" && key != "jitter" {
-			limit = 0
-		}
-		if math.Abs(g-w) > limit {
-			return fmt.Sprintf("want %v, got %v (difference %g, tolerance %g)", w, g, g-w, limit)
-		}
-	case []any:
-		if key == "steps" {
-			return compareSteps(w, got)
-		}
-		if !jsonEqual(w, got) {
-			return fmt.Sprintf("want %v, got %v", w, got)
-		}
-	default:
-		if !jsonEqual(want, got) {
-			return fmt.Sprintf("want %v, got %v", want, got)
-		}
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "no area"
 	}
-	return ""
-}
-
-func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
-}
-
-// compareSteps applies the scenario matching rule: per step, the state
-// changes in order and the other actions as a multiset.
-func compareSteps(want []any, got any) string {
-	g, ok := got.([]any)
-	if !ok || len(g) != len(want) {
-		return fmt.Sprintf("want %d steps, got %v", len(want), got)
-	}
-	for i := range want {
-		wa := stringsOf(want[i].(map[string]any)["actions"])
-		gm, _ := g[i].(map[string]any)
-		ga := stringsOf(gm["actions"])
-		if !SameActions(ga, wa) {
-			return fmt.Sprintf("step %d: want %q, got %q", i, wa, ga)
-		}
-	}
-	return ""
-}
-
-func stringsOf(v any) []string {
-	xs, _ := v.([]any)
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		s, _ := x.(string)
-		out = append(out, s)
-	}
-	return out
-}
-
-// SameActions is the scenarios' matching rule: state changes compared in
-// order, every other action as a multiset.
-func SameActions(got, want []string) bool {
-	split := func(x []string) (st, rest []string) {
-		for _, s := range x {
-			if strings.HasPrefix(s, "state ") {
-				st = append(st, s)
-			} else {
-				rest = append(rest, s)
-			}
-		}
-		slices.Sort(rest)
-		return st, rest
-	}
-	gs, gr := split(got)
-	ws, wr := split(want)
-	return slices.Equal(gs, ws) && slices.Equal(gr, wr)
-}
-
-// WriteText prints the failures grouped by spec point, then the summary.
-func (r Report) WriteText(w io.Writer) {
-	bySpec := map[string][]Failure{}
-	var specs []string
-	for _, f := range r.Failures {
-		bySpec[f.Spec] = append(bySpec[f.Spec], f)
-		specs = append(specs, f.Spec)
-	}
-	for _, spec := range SpecOrder(specs) {
-		fs := bySpec[spec]
-		fmt.Fprintf(w, "FAIL %s (%d)\n", spec, len(fs))
-		for _, f := range fs {
-			in, _ := json.Marshal(f.Input)
-			ex, _ := json.Marshal(f.Expected)
-			ac, _ := json.Marshal(f.Actual)
-			fmt.Fprintf(w, "  %s %s\n    input:    %s\n    expected: %s\n    actual:   %s\n    %s\n", f.ID, f.Function, clipText(in), clipText(ex), clipText(ac), f.Problem)
-		}
-	}
-	if r.Broken != "" {
-		fmt.Fprintf(w, "adapter broke the protocol: %s\n", r.Broken)
-	}
-	fmt.Fprintln(w, r.Summary())
-}
-
-func clipText(b []byte) string {
-	if len(b) > 400 {
-		return string(b[:400]) + "…"
-	}
-	return string(b)
+	return strings.Join(xs, ", ")
 }

@@ -23,6 +23,9 @@ type ScenarioInput struct {
 		FallbackHosts        []string `json:"fallbackHosts"`
 		Preference           string   `json:"preference"`
 		RememberTransport    bool     `json:"rememberTransport"`
+		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
+		RetrySpread          float64  `json:"retrySpread"`
+		SuspendedSpread      float64  `json:"suspendedSpread"`
 	} `json:"config"`
 	Draws []float64 `json:"draws"`
 	Steps []struct {
@@ -75,6 +78,8 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 	if in.Config.ConnectionStateTTLMs != 0 {
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
+	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
+	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
 	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
 		return cfg, nil, err
 	}

@@ -3,6 +3,7 @@ package conform
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,7 +23,8 @@ const selfName = "reconnect-go (self)"
 type Handler func(Request) Response
 
 // Serve answers requests read from r on w with h, one JSON line each, until
-// r ends.
+// r ends. Non-finite numbers in a result are written as "NaN",
+// "Infinity" or "-Infinity".
 func Serve(h Handler, r io.Reader, w io.Writer) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -32,7 +34,13 @@ func Serve(h Handler, r io.Reader, w io.Writer) error {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return err
 		}
-		if err := enc.Encode(h(req)); err != nil {
+		resp := h(req)
+		for k, v := range resp.Result {
+			if f, ok := v.(float64); ok {
+				resp.Result[k] = wireNumber(f) // NaN and ±Inf as the protocol spells them
+			}
+		}
+		if err := enc.Encode(resp); err != nil {
 			return err
 		}
 	}
@@ -46,7 +54,12 @@ func (Self) Handle(req Request) Response {
 	}
 	res, err := answer(req)
 	if err != nil {
-		return Response{ID: req.ID, Error: err.Error()}
+		ae := &AnswerError{Message: err.Error()}
+		var fe *reconnect.FieldError
+		if errors.As(err, &fe) {
+			ae.Field = ProtocolField(fe.Field)
+		}
+		return Response{ID: req.ID, Error: ae}
 	}
 	return Response{ID: req.ID, Result: res}
 }
@@ -86,24 +99,6 @@ type hostStep struct {
 	TTLMs       int64  `json:"ttlMs"`
 	FailureKind string `json:"failureKind"`
 	Status      int    `json:"status"`
-}
-
-// number reads a JSON number or one of "NaN", "Infinity", "-Infinity".
-func number(v any) (float64, error) {
-	switch x := v.(type) {
-	case float64:
-		return x, nil
-	case string:
-		switch x {
-		case "NaN":
-			return math.NaN(), nil
-		case "Infinity":
-			return math.Inf(1), nil
-		case "-Infinity":
-			return math.Inf(-1), nil
-		}
-	}
-	return 0, fmt.Errorf("not a number: %v", v)
 }
 
 // msDuration converts milliseconds to a Duration, exactly for whole

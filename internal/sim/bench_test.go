@@ -28,7 +28,7 @@ func BenchmarkSimulatedAttempts(b *testing.B) {
 func BenchmarkStormMillionClients(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		r, err := Storm(StormConfig{Clients: 1_000_000, Jitter: JitterRTB1, Timeouts: reconnect.DefaultTimeouts(),
+		r, err := Storm(StormConfig{Clients: 1_000_000, Strategy: StrategyRTB1, Timeouts: reconnect.DefaultTimeouts(),
 			Downtime: 5 * time.Second, Capacity: 25000, Horizon: 10 * time.Minute, Seed: 1})
 		if err != nil || r.Reconnected != 1_000_000 {
 			b.Fatal(err, r.Reconnected)

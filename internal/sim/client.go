@@ -27,6 +27,7 @@ type Result struct {
 	FallbackRequests   int // transports opened on a fallback host
 	ConnectivityChecks int
 	WebSocketChecks    int
+	Steps              int // engine steps taken: the simulation's work
 }
 
 // simEvent is one entry of a client's event queue.
@@ -177,6 +178,7 @@ func (c *client) run(p Profile, horizon time.Duration) Result {
 			continue
 		}
 		c.acts = c.e.Step(simEpoch.Add(c.now), it.ev, c.acts[:0])
+		res.Steps++
 		if c.perform(&res, it.ev) {
 			res.Connected, res.TimeToConnect = true, c.now
 			res.Outcome = c.outcome(c.policy)

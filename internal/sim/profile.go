@@ -13,13 +13,17 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -86,6 +90,11 @@ type Profile struct {
 	Connectivity   Check     `json:"connectivity"`
 	WebSocketCheck Check     `json:"webSocketCheck"`
 	Flap           *Flap     `json:"flap,omitempty"`
+	// WebSocketLifetime, if set, is how long an activated websocket lives
+	// before the network kills it (a proxy that passes the handshake, then
+	// drops the connection). Only FlapStudy, whose clients outlive
+	// CONNECTED, uses it.
+	WebSocketLifetime *Dist `json:"webSocketLifetime,omitempty"`
 }
 
 type profileFile struct {
@@ -98,7 +107,7 @@ var builtinJSON []byte
 
 // Builtin returns the built-in profiles: healthy, slow-mobile,
 // proxy-rejects-websocket, proxy-blackholes-websocket, primary-down,
-// offline and flapping.
+// offline, flapping and flapping-websocket.
 func Builtin() []Profile {
 	ps, err := ParseProfiles(builtinJSON)
 	if err != nil {
@@ -108,7 +117,9 @@ func Builtin() []Profile {
 }
 
 // ParseProfiles reads a profile file: {"profiles": [ … ]}, each profile as
-// in profiles.json. Unknown fields, a missing or duplicate name, a
+// in profiles.json. It is strict: a key that is unknown or differs from the
+// documented one in case, anything after the top-level object, a missing or
+// duplicate name or one outside [a-z0-9-] (at most 64 characters), a
 // probability outside [0, 1] (or Reject + Blackhole above 1), a negative or
 // non-finite latency, or a flap whose down time is not shorter than its
 // period are errors naming the profile and field.
@@ -119,6 +130,16 @@ func ParseProfiles(data []byte) ([]Profile, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("profile file: %w", err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("profile file: data after the top-level object at byte %d; want one JSON object", dec.InputOffset())
+	}
+	var tree any
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, fmt.Errorf("profile file: %w", err)
+	}
+	if err := exactKeys(tree, reflect.TypeFor[profileFile](), ""); err != nil {
+		return nil, fmt.Errorf("profile file: %w", err)
+	}
 	if len(f.Profiles) == 0 {
 		return nil, errors.New("profile file: no profiles")
 	}
@@ -126,6 +147,9 @@ func ParseProfiles(data []byte) ([]Profile, error) {
 	for _, p := range f.Profiles {
 		if p.Name == "" {
 			return nil, errors.New("profile file: a profile has no name")
+		}
+		if !validName(p.Name) {
+			return nil, fmt.Errorf("profile file: profile name %q: want 1 to 64 of a-z, 0-9 and -", p.Name)
 		}
 		if seen[p.Name] {
 			return nil, fmt.Errorf("profile file: profile %q is defined twice", p.Name)
@@ -136,6 +160,76 @@ func ParseProfiles(data []byte) ([]Profile, error) {
 		}
 	}
 	return f.Profiles, nil
+}
+
+// validName reports whether name is 1 to 64 characters of [a-z0-9-], so
+// that --profiles and --mix can name it.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// exactKeys checks that every object key in the decoded JSON value v is a
+// field name of type t spelled exactly (encoding/json alone matches keys
+// in any case).
+func exactKeys(v any, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil // a type mismatch, which the decoder reports
+		}
+		fields := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			fields[name] = t.Field(i).Type
+		}
+		for k, sub := range obj {
+			ft, ok := fields[k]
+			if !ok {
+				return fmt.Errorf("unknown key %q in %s", k, cmp.Or(path, "the top level"))
+			}
+			if err := exactKeys(sub, ft, strings.TrimPrefix(path+"."+k, ".")); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		arr, _ := v.([]any)
+		for i, sub := range arr {
+			if err := exactKeys(sub, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Merge adds extra to builtin. A profile named like a built-in one
+// replaces it only when replace is set; otherwise that is an error.
+func Merge(builtin, extra []Profile, replace bool) ([]Profile, error) {
+	all := slices.Clone(builtin)
+	for _, p := range extra {
+		i := slices.IndexFunc(all, func(q Profile) bool { return q.Name == p.Name })
+		switch {
+		case i < 0:
+			all = append(all, p)
+		case replace:
+			all[i] = p
+		default:
+			return nil, fmt.Errorf("profile %q is a built-in one; rename it, or pass --replace to replace the built-in", p.Name)
+		}
+	}
+	return all, nil
 }
 
 func (p Profile) validate() error {
@@ -177,6 +271,9 @@ func (p Profile) validate() error {
 		if c.c.Up+c.c.Pass+c.c.Hang > 1 {
 			errs = append(errs, fmt.Errorf("%s: the probabilities add up to more than 1", c.name))
 		}
+	}
+	if lt := p.WebSocketLifetime; lt != nil {
+		errs = append(errs, dist("webSocketLifetime", *lt))
 	}
 	if fl := p.Flap; fl != nil && !(fl.PeriodMs >= 1 && fl.DownMs >= 0 && fl.DownMs < fl.PeriodMs && fl.PeriodMs < 1e9) {
 		errs = append(errs, fmt.Errorf("flap = %+v: need 0 ≤ downMs < periodMs, 1 ≤ periodMs < 1e9", *fl))

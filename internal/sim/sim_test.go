@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestBuiltinProfilesParseAndAreComplete(t *testing.T) {
 	for _, p := range Builtin() {
 		names = append(names, p.Name)
 	}
-	want := "healthy slow-mobile proxy-rejects-websocket proxy-blackholes-websocket primary-down offline flapping"
+	want := "healthy slow-mobile proxy-rejects-websocket proxy-blackholes-websocket primary-down offline flapping flapping-websocket"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("profiles %v", names)
 	}
@@ -116,6 +117,13 @@ func TestParseProfilesRejectsBadInputWithTheField(t *testing.T) {
 		{`{"profiles": [{"name": "a"}, {"name": "a"}]}`, "twice"},
 		{`{"profiles": [{"name": "a", "bogus": 1}]}`, "unknown field"},
 		{`not json`, "profile file"},
+		{`{"profiles": [{"name": "a"}]} {"profiles": []}`, "data after the top-level object"},
+		{`{"profiles": [{"name": "a"}]} x`, "data after the top-level object"},
+		{`{"profiles": [{"Name": "a"}]}`, `unknown key "Name" in profiles[0]`},
+		{`{"profiles": [{"name": "a", "primary": {"WebSocket": {}}}]}`, `unknown key "WebSocket" in profiles[0].primary`},
+		{`{"Profiles": [{"name": "a"}]}`, `unknown key "Profiles" in the top level`},
+		{`{"profiles": [{"name": "a,b"}]}`, "want 1 to 64 of a-z, 0-9 and -"},
+		{`{"profiles": [{"name": "Healthy"}]}`, "want 1 to 64 of a-z, 0-9 and -"},
 	} {
 		_, err := ParseProfiles([]byte(c.json))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -126,7 +134,7 @@ func TestParseProfilesRejectsBadInputWithTheField(t *testing.T) {
 
 // With no jitter every client retries at the same instant.
 func TestStormWithoutJitterRetriesInLockstep(t *testing.T) {
-	r, err := Storm(StormConfig{Clients: 1000, Jitter: JitterNone, Timeouts: reconnect.DefaultTimeouts(),
+	r, err := Storm(StormConfig{Clients: 1000, Strategy: StrategyNone, Timeouts: reconnect.DefaultTimeouts(),
 		Downtime: 40 * time.Second, Horizon: 2 * time.Minute, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +164,7 @@ func TestStormWithoutJitterRetriesInLockstep(t *testing.T) {
 // The storm's attempt count equals what the retry schedules imply: each
 // client's attempts follow its RTB1 schedule from its own draws.
 func TestStormAttemptCountMatchesTheRetrySchedules(t *testing.T) {
-	sc := StormConfig{Clients: 2000, Jitter: JitterRTB1, Timeouts: reconnect.DefaultTimeouts(),
+	sc := StormConfig{Clients: 2000, Strategy: StrategyRTB1, Timeouts: reconnect.DefaultTimeouts(),
 		Downtime: 50 * time.Second, Horizon: 5 * time.Minute, Seed: 77}
 	r, err := Storm(sc)
 	if err != nil {
@@ -184,8 +192,19 @@ func TestStormAttemptCountMatchesTheRetrySchedules(t *testing.T) {
 // Engine with the same draws attempts at the same instants, through the
 // immediate reconnect, RTB1 retries and SUSPENDED.
 func TestStormMatchesTheEngineClientByClient(t *testing.T) {
-	sc := StormConfig{Clients: 30, Jitter: JitterRTB1, Timeouts: reconnect.DefaultTimeouts(),
-		Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 5, Bucket: time.Millisecond}
+	for _, sc := range []StormConfig{
+		{Clients: 30, Strategy: StrategyRTB1, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 5, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: DefaultSafe, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 6, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: SafeOptions{RetrySpread: 0.6, SuspendedSpread: 1}, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 250 * time.Second, Horizon: 10 * time.Minute, Seed: 7, Bucket: time.Millisecond},
+	} {
+		t.Run(sc.Strategy.String(), func(t *testing.T) { stormMatchesEngines(t, sc) })
+	}
+}
+
+func stormMatchesEngines(t *testing.T, sc StormConfig) {
 	r, err := Storm(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +235,9 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 	cfg.Transports = reconnect.Availability{WebSocket: true}
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	cfg.Source = &StormSource{Seed: sc.Seed, ID: id}
+	if sc.Strategy == StrategyRTB1Safe {
+		cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = sc.Safe.Window, sc.Safe.RetrySpread, sc.Safe.SuspendedSpread
+	}
 	e, err := reconnect.NewEngine(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -263,17 +285,67 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 	return times
 }
 
-func TestChartIsWellFormedSVGWithLabelsAndLegend(t *testing.T) {
+func TestMultiplesIsWellFormedSVGWithTitlesAndNotes(t *testing.T) {
 	var b bytes.Buffer
-	ch := Chart{Title: "t <&>", XLabel: "x (s)", YLabel: "y (s)", LogX: true,
-		Series: []Series{{Name: "a", X: []float64{0.25, 1, 10}, Y: []float64{1, 2, 3}}, {Name: "b", X: []float64{0.5}, Y: []float64{0}}}}
+	long := Series{Name: "long"}
+	for i := range 5000 {
+		long.X, long.Y = append(long.X, float64(i)), append(long.Y, float64(i%700))
+	}
+	ch := Multiples{Title: "t <&>", XLabel: "x (s)", YLabel: "y (s)", LogX: true, Panels: []Panel{
+		{Title: "p1", Series: []Series{{Name: "a", X: []float64{0.25, 1, 10}, Y: []float64{1, 2, 3}}, {Name: "b", X: []float64{0.5}, Y: []float64{0}}}},
+		{Title: "empty", Note: "nothing here"}, {Title: "p3", Series: []Series{long}}}}
 	if err := ch.WriteSVG(&b); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()
-	for _, want := range []string{"<svg", "</svg>", "t &lt;&amp;&gt;", "x (s)", "y (s)", ">a</text>", ">b</text>", "<polyline"} {
+	if n := strings.Count(s, " "); n > 4000 {
+		t.Errorf("the 5000-point series was not reduced to pixels: %d spaces", n)
+	}
+	for _, want := range []string{"<svg", "</svg>", "t &lt;&amp;&gt;", "x (s)", "y (s)", ">a</text>", ">b</text>", "<polyline", ">p1</text>", ">nothing here</text>"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("chart lacks %q", want)
+		}
+	}
+}
+
+func TestMergeReplacesABuiltinOnlyWhenAsked(t *testing.T) {
+	extra := []Profile{{Name: "healthy", Description: "mine"}, {Name: "mine"}}
+	if _, err := Merge(Builtin(), extra, false); err == nil || !strings.Contains(err.Error(), "--replace") {
+		t.Fatalf("err = %v, want a refusal naming --replace", err)
+	}
+	all, err := Merge(Builtin(), extra, true)
+	if err != nil || len(all) != len(Builtin())+1 || all[0].Description != "mine" {
+		t.Fatalf("%v, %d profiles", err, len(all))
+	}
+}
+
+// Recommend and BestByProfile agree with a direct scan: the best timeout
+// is the one of least weighed cost.
+func TestRecommendAndBestByProfileMatchADirectScan(t *testing.T) {
+	cells, err := Sweep(SweepConfig{Profiles: Builtin()[:3], Timeouts: []time.Duration{250 * time.Millisecond, time.Second, 4 * time.Second},
+		Policies: []reconnect.Policy{reconnect.PolicyWebSocketFirst, reconnect.PolicyHTTPFirst}, Clients: 60, Horizon: time.Minute, Seed: 3,
+		Base: reconnect.DefaultConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := Cost{PerSecond: 1, PerWasted: 0.3}
+	best := BestByProfile(cells, cost)
+	for _, p := range Builtin()[:3] {
+		var want time.Duration
+		wantCost := math.Inf(1)
+		for _, c := range cells {
+			if c.Profile == p.Name && c.Policy == "websocket-first" && cost.Of(c) < wantCost {
+				want, wantCost = c.ShortCircuit, cost.Of(c)
+			}
+		}
+		rec, err := Recommend(cells, map[string]float64{p.Name: 2}, cost)
+		if err != nil || rec.Best != want || best[p.Name] != want {
+			t.Errorf("%s: Recommend %v (%v), BestByProfile %v, want %v", p.Name, rec.Best, err, best[p.Name], want)
+		}
+	}
+	for _, mix := range []map[string]float64{{"healthy": math.Inf(1)}, {"healthy": math.NaN()}, {"healthy": 1e308, "slow-mobile": 1e308}, {"healthy": 0}} {
+		if _, err := Recommend(cells, mix, cost); err == nil {
+			t.Errorf("mix %v accepted", mix)
 		}
 	}
 }

@@ -1,92 +1,69 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
 )
 
-// Jitter is a retry-jitter strategy applied to the RTB1 backoff envelope
-// upper(n) = initial × min((n+2)/3, 2).
-type Jitter uint8
-
-const (
-	// JitterRTB1 is the spec: upper(n) × (1 − 0.2u), in [0.8, 1] × upper.
-	JitterRTB1 Jitter = iota
-	// JitterNone is upper(n) exactly.
-	JitterNone
-	// JitterFull is AWS's full jitter: upper(n) × u, in [0, 1] × upper.
-	JitterFull
-	// JitterEqual is AWS's equal jitter: upper(n)/2 + upper(n)/2 × u.
-	JitterEqual
-	numJitters
-)
-
-var jitterNames = [numJitters]string{"rtb1", "none", "full", "equal"}
-
-// String returns "rtb1", "none", "full" or "equal".
-func (j Jitter) String() string {
-	if j < numJitters {
-		return jitterNames[j]
-	}
-	return fmt.Sprintf("Jitter(%d)", j)
-}
-
-// ParseJitter returns the strategy named s.
-func ParseJitter(s string) (Jitter, error) {
-	for j, n := range jitterNames {
-		if n == s {
-			return Jitter(j), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown jitter %q (known: rtb1, none, full, equal)", s)
-}
-
-// delay is the strategy's delay before retry n for the draw u.
-func (j Jitter) delay(initial time.Duration, n int, u float64) time.Duration {
-	upper := reconnect.RetryDelay(initial, n, 0)
-	switch j {
-	case JitterNone:
-		return upper
-	case JitterFull:
-		return time.Duration(float64(upper) * u)
-	case JitterEqual:
-		return upper/2 + time.Duration(float64(upper/2)*u)
-	}
-	return reconnect.RetryDelay(initial, n, u)
-}
-
 // StormConfig describes a server restart: Clients connected clients all
 // lose their connection at time 0; the server refuses every attempt until
 // Downtime has passed, and from then on accepts at most Capacity attempts
-// per second (0: no limit), refusing the rest. Clients follow the engine's
-// rules: an immediate reconnect at 0 (RTN15a), then Jitter-ed RTB1 delays
-// from Timeouts.DisconnectedRetry, and once Timeouts.ConnectionStateTTL has
-// passed, flat Timeouts.SuspendedRetry retries (RTN14e).
+// per second (0: no limit), refusing the rest. Clients follow Strategy:
+// under the engine's rules an immediate reconnect at 0 (RTN15a), then
+// jittered RTB1 delays from Timeouts.DisconnectedRetry, and once
+// Timeouts.ConnectionStateTTL has passed, Timeouts.SuspendedRetry retries
+// (RTN14e); peers' strategies follow their own schedules.
 type StormConfig struct {
 	Clients  int
-	Jitter   Jitter
+	Strategy Strategy
+	// Safe are the options of StrategyRTB1Safe (ignored by the others).
+	Safe     SafeOptions
 	Timeouts reconnect.Timeouts
 	Downtime time.Duration
 	Capacity int
 	Horizon  time.Duration
 	Seed     uint64
 	// Bucket is the width of the histogram's intervals; 0 means 100 ms.
+	// Horizon / Bucket may be at most MaxBuckets.
 	Bucket time.Duration
+	// Progress, if set, is called once per simulated second with the
+	// seconds simulated and the horizon in seconds.
+	Progress func(done, total int)
+	// MaxAttempts stops the run with ErrStormBudget once this many
+	// attempts have been simulated; 0 means DefaultStormBudget.
+	MaxAttempts int
 }
+
+// MaxBuckets bounds the storm histogram's length.
+const MaxBuckets = 1_000_000
+
+// DefaultStormBudget is the default StormConfig.MaxAttempts: about a
+// minute of simulation.
+const DefaultStormBudget = 2_000_000_000
+
+// ErrStormBudget is returned (wrapped) when a storm needs more attempts
+// than its budget.
+var ErrStormBudget = errors.New("storm: attempt budget exceeded")
 
 // StormResult counts the attempts of a storm.
 type StormResult struct {
-	Jitter      string        `json:"jitter"`
+	Jitter      string        `json:"jitter"` // the strategy's name
 	Clients     int           `json:"clients"`
 	Bucket      time.Duration `json:"bucketNs"`
 	Attempts    []int         `json:"attemptsPerBucket"`
 	Total       int           `json:"totalAttempts"`
 	Reconnected int           `json:"reconnected"`
+	// Refused is the number of attempts the server refused (down, or over
+	// its capacity): Total − Reconnected.
+	Refused int `json:"refusedAttempts"`
+	// GaveUp is the number of clients whose strategy stopped retrying.
+	GaveUp int `json:"gaveUp"`
 	// PeakPerSecond is the largest bucket scaled to a second;
 	// RetryPeakPerSecond the same without the first bucket, which holds
-	// the immediate reconnects every strategy shares.
+	// the immediate reconnects every engine-rule strategy shares.
 	PeakPerSecond      float64 `json:"peakPerSecond"`
 	RetryPeakPerSecond float64 `json:"retryPeakPerSecond"`
 	// PeakToMean is the largest bucket over the mean bucket from 0 to the
@@ -95,6 +72,12 @@ type StormResult struct {
 	// T99 is when 99% of the clients had reconnected (the horizon if they
 	// never did).
 	T99 time.Duration `json:"t99Ns"`
+	// The time each client spent disconnected, from the drop to its
+	// accepted attempt; a client that never reconnected counts as the
+	// horizon. P99Disconnected equals T99.
+	MedianDisconnected time.Duration `json:"medianDisconnectedNs"`
+	P99Disconnected    time.Duration `json:"p99DisconnectedNs"`
+	MeanDisconnected   time.Duration `json:"meanDisconnectedNs"`
 }
 
 // slotWidth is the storm's time resolution.
@@ -126,9 +109,55 @@ func (s *StormSource) Float64() float64 {
 	return stormUniform(s.Seed, s.ID, s.k)
 }
 
-// Storm simulates the restart. It keeps one small record per client and a
-// timing wheel of millisecond slots, so a million clients take well under a
-// few seconds.
+// noClient ends a wheel slot's list.
+const noClient = ^uint32(0)
+
+// stormWheel is a timing wheel of millisecond slots whose lists are
+// threaded through one next-index per client, so its memory is one word
+// per client and two per slot, whatever the horizon: a client is in at
+// most one list at a time.
+type stormWheel struct {
+	head, tail []uint32
+	next       []uint32
+	mask       int64
+}
+
+func newStormWheel(clients int, span time.Duration) *stormWheel {
+	size := 1
+	for time.Duration(size)*slotWidth <= span+slotWidth {
+		size <<= 1
+	}
+	w := &stormWheel{head: make([]uint32, size), tail: make([]uint32, size), next: make([]uint32, clients), mask: int64(size - 1)}
+	for i := range w.head {
+		w.head[i], w.tail[i] = noClient, noClient
+	}
+	return w
+}
+
+// push appends client id to slot's list.
+func (w *stormWheel) push(slot int64, id uint32) {
+	i := slot & w.mask
+	w.next[id] = noClient
+	if w.tail[i] == noClient {
+		w.head[i] = id
+	} else {
+		w.next[w.tail[i]] = id
+	}
+	w.tail[i] = id
+}
+
+// take detaches slot's list and returns its first client.
+func (w *stormWheel) take(slot int64) uint32 {
+	i := slot & w.mask
+	h := w.head[i]
+	w.head[i], w.tail[i] = noClient, noClient
+	return h
+}
+
+// Storm simulates the restart. It keeps a few bytes per client and a
+// timing wheel of millisecond slots (memory proportional to clients, not
+// to the horizon), so a million clients take well under a second per
+// simulated ten minutes.
 func Storm(sc StormConfig) (StormResult, error) {
 	if sc.Clients <= 0 || sc.Clients > 10_000_000 {
 		return StormResult{}, fmt.Errorf("clients must be between 1 and 10000000, got %d", sc.Clients)
@@ -136,91 +165,123 @@ func Storm(sc StormConfig) (StormResult, error) {
 	if err := sc.Timeouts.Validate(); err != nil {
 		return StormResult{}, err
 	}
+	if err := sc.Safe.validate(); err != nil {
+		return StormResult{}, err
+	}
 	if sc.Bucket <= 0 {
 		sc.Bucket = 100 * time.Millisecond
 	}
-	if sc.Horizon <= 0 || sc.Downtime < 0 || sc.Capacity < 0 || sc.Jitter >= numJitters {
+	if sc.MaxAttempts <= 0 {
+		sc.MaxAttempts = DefaultStormBudget
+	}
+	switch {
+	case sc.Horizon <= 0 || sc.Downtime < 0 || sc.Capacity < 0:
 		return StormResult{}, fmt.Errorf("storm: horizon must be positive and downtime, capacity non-negative")
+	case sc.Strategy >= numStrategies:
+		return StormResult{}, fmt.Errorf("storm: unknown strategy %d", sc.Strategy)
+	case sc.Horizon/sc.Bucket >= MaxBuckets:
+		return StormResult{}, fmt.Errorf("storm: horizon %v / bucket %v is over %d buckets", sc.Horizon, sc.Bucket, MaxBuckets)
 	}
-	maxDelay := max(reconnect.RetryDelay(sc.Timeouts.DisconnectedRetry, 4, 0), sc.Timeouts.SuspendedRetry)
-	wheelSize := 1
-	for time.Duration(wheelSize)*slotWidth <= maxDelay+slotWidth {
-		wheelSize <<= 1
+	st := sc.Strategy
+	w := newStormWheel(sc.Clients, st.maxDelay(&sc))
+	fails := make([]uint16, sc.Clients) // attempts refused so far
+	var prev []uint32                   // decorrelated's previous delay, in ms
+	if st == StrategyDecorrelated {
+		prev = make([]uint32, sc.Clients)
 	}
-	wheel := make([][]uint32, wheelSize)
-	mask := int64(wheelSize - 1)
-	retries := make([]uint16, sc.Clients) // retries taken so far
+	prevOf := func(id uint32) *uint32 {
+		if prev == nil {
+			return nil
+		}
+		return &prev[id]
+	}
 
-	res := StormResult{Jitter: sc.Jitter.String(), Clients: sc.Clients, Bucket: sc.Bucket,
+	res := StormResult{Jitter: st.String(), Clients: sc.Clients, Bucket: sc.Bucket,
 		Attempts: make([]int, int(sc.Horizon/sc.Bucket)+1)}
-	first := make([]uint32, sc.Clients)
-	for i := range first {
-		first[i] = uint32(i)
-	}
-	wheel[0] = first
-	pending := sc.Clients
-	ttlSlot := int64(sc.Timeouts.ConnectionStateTTL / slotWidth)
-	suspendedSlots := int64(sc.Timeouts.SuspendedRetry / slotWidth)
 	horizonSlots := int64(sc.Horizon / slotWidth)
+	pending := 0
+	for id := range uint32(sc.Clients) {
+		d, _ := st.delay(&sc, 0, stormUniform(sc.Seed, id, sc.drawIndex(0, false)), prevOf(id))
+		if s := int64(d / slotWidth); s <= horizonSlots {
+			w.push(s, id)
+			pending++
+		}
+	}
+	ttlSlot := int64(-1)
+	if st.engineRules() {
+		ttlSlot = int64(sc.Timeouts.ConnectionStateTTL / slotWidth)
+	}
 	var window int64 = -1 // the current one-second capacity window
 	accepted := 0
-	need99 := (sc.Clients*99 + 99) / 100
-	res.T99 = sc.Horizon
+	need50, need99 := (sc.Clients+1)/2, (sc.Clients*99+99)/100
+	res.T99, res.MedianDisconnected = sc.Horizon, sc.Horizon
+	var sumDisconnected float64
 	lastAttempt := int64(0)
 	for slot := int64(0); slot <= horizonSlots && pending > 0; slot++ {
 		if slot == ttlSlot {
-			// connectionStateTtl: every client still waiting is now
-			// SUSPENDED and retries suspendedRetryTimeout from now.
-			target := (slot + suspendedSlots) & mask
-			for s := slot + 1; s <= slot+int64(wheelSize)-1; s++ {
-				if i := s & mask; i != target && len(wheel[i]) > 0 {
-					wheel[target] = append(wheel[target], wheel[i]...)
-					wheel[i] = wheel[i][:0]
-				}
-			}
+			suspend(&sc, w, slot, fails)
 		}
-		i := slot & mask
-		ids := wheel[i]
-		if len(ids) == 0 {
+		if sc.Progress != nil && slot%1000 == 0 {
+			sc.Progress(int(slot/1000), int(horizonSlots/1000)+1)
+		}
+		id := w.take(slot)
+		if id == noClient {
 			continue
 		}
-		wheel[i] = nil // the slot may be refilled below; keep this batch intact
 		t := time.Duration(slot) * slotWidth
-		res.Attempts[t/sc.Bucket] += len(ids)
-		res.Total += len(ids)
 		lastAttempt = slot
-		if w := slot / 1000; w != window {
-			window, accepted = w, 0
+		if s := slot / 1000; s != window {
+			window, accepted = s, 0
 		}
-		for _, id := range ids {
+		n := 0
+		for ; id != noClient; n++ {
+			nextID := w.next[id]
 			if t >= sc.Downtime && (sc.Capacity == 0 || accepted < sc.Capacity) {
 				accepted++
 				pending--
 				res.Reconnected++
+				sumDisconnected += float64(t)
+				if res.Reconnected == need50 {
+					res.MedianDisconnected = t
+				}
 				if res.Reconnected == need99 {
 					res.T99 = t
 				}
+				id = nextID
 				continue
 			}
+			if fails[id] < 1<<15 {
+				fails[id]++
+			}
+			suspended := slot >= ttlSlot && ttlSlot >= 0
+			u := stormUniform(sc.Seed, id, sc.drawIndex(int(fails[id]), suspended))
 			var d time.Duration
-			if slot >= ttlSlot {
-				d = sc.Timeouts.SuspendedRetry
+			ok := true
+			if suspended {
+				d = st.suspendedDelay(&sc, u)
 			} else {
-				if retries[id] < 1<<15 {
-					retries[id]++
+				d, ok = st.delay(&sc, int(fails[id]), u, prevOf(id))
+			}
+			if next := slot + max(int64(d/slotWidth), 1); ok && next <= horizonSlots {
+				w.push(next, id)
+			} else {
+				pending--
+				if !ok {
+					res.GaveUp++
 				}
-				d = sc.Jitter.delay(sc.Timeouts.DisconnectedRetry, int(retries[id]), stormUniform(sc.Seed, id, int(retries[id])))
 			}
-			next := slot + max(int64(d/slotWidth), 1)
-			if next > horizonSlots {
-				continue
-			}
-			wheel[next&mask] = append(wheel[next&mask], id)
+			id = nextID
 		}
-		if cap(ids) > 0 && len(wheel[i]) == 0 {
-			wheel[i] = ids[:0] // reuse the batch's storage
+		res.Attempts[t/sc.Bucket] += n
+		res.Total += n
+		if res.Total > sc.MaxAttempts {
+			return res, fmt.Errorf("%w: more than %d attempts by %v", ErrStormBudget, sc.MaxAttempts, t)
 		}
 	}
+	res.Refused = res.Total - res.Reconnected
+	res.P99Disconnected = res.T99
+	sumDisconnected += float64(sc.Clients-res.Reconnected) * float64(sc.Horizon)
+	res.MeanDisconnected = time.Duration(sumDisconnected / float64(sc.Clients))
 	res.Attempts = res.Attempts[:int(time.Duration(lastAttempt)*slotWidth/sc.Bucket)+1]
 	peak, retryPeak := 0, 0
 	for k, a := range res.Attempts {
@@ -236,4 +297,32 @@ func Storm(sc StormConfig) (StormResult, error) {
 		res.PeakToMean = float64(peak) / (float64(res.Total) / float64(len(res.Attempts)))
 	}
 	return res, nil
+}
+
+// suspend applies connectionStateTtl at slot: every client still waiting
+// becomes SUSPENDED and retries after the strategy's SUSPENDED delay from
+// now (the engine cancels its pending RTB1 retry).
+func suspend(sc *StormConfig, w *stormWheel, slot int64, fails []uint16) {
+	// Gather every waiting client into one list first, so none is moved
+	// twice.
+	first, last := noClient, noClient
+	for s := slot + 1; s <= slot+w.mask; s++ {
+		h := w.take(s)
+		if h == noClient {
+			continue
+		}
+		if first == noClient {
+			first = h
+		} else {
+			w.next[last] = h
+		}
+		for last = h; w.next[last] != noClient; last = w.next[last] {
+		}
+	}
+	for id := first; id != noClient; {
+		nextID := w.next[id]
+		u := stormUniform(sc.Seed, id, sc.drawIndex(int(fails[id]), true))
+		w.push(slot+max(int64(sc.Strategy.suspendedDelay(sc, u)/slotWidth), 1), id)
+		id = nextID
+	}
 }

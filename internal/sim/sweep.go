@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -22,7 +24,10 @@ type SweepConfig struct {
 	// Base is the engine configuration the cells start from (its Policy,
 	// ShortCircuit and Source are set per cell).
 	Base reconnect.Config
-	// Progress, if set, is called after each cell.
+	// MaxSteps, if positive, bounds the engine steps of the whole sweep.
+	MaxSteps int64
+	// Progress, if set, is called every few hundred clients with the
+	// clients simulated so far and the total over all cells.
 	Progress func(done, total int)
 }
 
@@ -50,17 +55,24 @@ type Cell struct {
 	FallbackRequests   float64    `json:"fallbackRequestsPerConnection"`
 	ConnectivityChecks float64    `json:"connectivityChecksPerConnection"`
 	WebSocketChecks    float64    `json:"webSocketChecksPerConnection"`
+	// Steps is the number of engine steps the cell took: its work.
+	Steps int64 `json:"engineSteps"`
 }
 
-// Sweep runs the cells in a fixed order (profiles, then policies, then
-// timeouts) with a random stream per cell derived from Seed, so the result
-// depends on nothing but its configuration.
-func Sweep(sc SweepConfig) ([]Cell, error) {
-	type plan struct {
-		p      Profile
-		policy reconnect.Policy
-		sc     time.Duration
-	}
+// ErrSweepBudget is returned (wrapped) when a sweep takes more engine
+// steps than SweepConfig.MaxSteps.
+var ErrSweepBudget = errors.New("sweep: step budget exceeded")
+
+// plan is one cell to simulate.
+type plan struct {
+	p      Profile
+	policy reconnect.Policy
+	sc     time.Duration
+}
+
+// plans lists the cells in Sweep's order: profiles, then policies, then
+// timeouts.
+func (sc SweepConfig) plans() []plan {
 	var plans []plan
 	for _, p := range sc.Profiles {
 		for _, pol := range sc.Policies {
@@ -73,33 +85,86 @@ func Sweep(sc SweepConfig) ([]Cell, error) {
 			}
 		}
 	}
+	return plans
+}
+
+// config is the engine configuration of plan pl.
+func (sc SweepConfig) config(pl plan) (reconnect.Config, error) {
+	cfg := sc.Base
+	cfg.Policy = pl.policy
+	cfg.ShortCircuit = pl.sc
+	if cfg.ShortCircuit == 0 {
+		cfg.ShortCircuit = reconnect.DefaultShortCircuit
+	}
+	return cfg, cfg.Validate()
+}
+
+// Sweep runs the cells in a fixed order (profiles, then policies, then
+// timeouts) with a random stream per cell derived from Seed, so the result
+// depends on nothing but its configuration. With MaxSteps set it stops
+// with ErrSweepBudget once the cells have taken more engine steps.
+func Sweep(sc SweepConfig) ([]Cell, error) {
+	plans := sc.plans()
 	cells := make([]Cell, 0, len(plans))
+	var steps int64
 	for i, pl := range plans {
-		cfg := sc.Base
-		cfg.Policy = pl.policy
-		cfg.ShortCircuit = pl.sc
-		if cfg.ShortCircuit == 0 {
-			cfg.ShortCircuit = reconnect.DefaultShortCircuit
-		}
-		if err := cfg.Validate(); err != nil {
+		cfg, err := sc.config(pl)
+		if err != nil {
 			return nil, err
 		}
 		r := rand.New(rand.NewPCG(sc.Seed, uint64(i)+1))
-		cells = append(cells, runCell(pl.p, cfg, pl.sc, sc.Clients, sc.Horizon, r))
+		var progress func(int)
 		if sc.Progress != nil {
-			sc.Progress(i+1, len(plans))
+			total := len(plans) * sc.Clients
+			progress = func(done int) { sc.Progress(i*sc.Clients+done, total) }
 		}
+		cell := runCell(pl.p, cfg, pl.sc, sc.Clients, sc.Horizon, r, progress)
+		if steps += cell.Steps; sc.MaxSteps > 0 && steps > sc.MaxSteps {
+			return nil, fmt.Errorf("%w: more than %d engine steps after %d of %d cells", ErrSweepBudget, sc.MaxSteps, i+1, len(plans))
+		}
+		cells = append(cells, cell)
 	}
 	return cells, nil
 }
 
-func runCell(p Profile, cfg reconnect.Config, shortCircuit time.Duration, clients int, horizon time.Duration, r *rand.Rand) Cell {
+// pilotCells is how many cells EstimateSteps samples at most.
+const pilotCells = 48
+
+// EstimateSteps predicts the engine steps Sweep(sc) will take from a
+// pilot: up to pilotCells cells spread evenly over the sweep, pilot clients
+// each (fewer if sc.Clients is smaller), with the cells' own streams.
+func EstimateSteps(sc SweepConfig, pilot int) (int64, error) {
+	plans := sc.plans()
+	if len(plans) == 0 || sc.Clients <= 0 {
+		return 0, nil
+	}
+	pilot = max(1, min(pilot, sc.Clients))
+	sampled := min(len(plans), pilotCells)
+	var steps float64
+	for k := range sampled {
+		i := k * len(plans) / sampled
+		cfg, err := sc.config(plans[i])
+		if err != nil {
+			return 0, err
+		}
+		r := rand.New(rand.NewPCG(sc.Seed, uint64(i)+1))
+		steps += float64(runCell(plans[i].p, cfg, plans[i].sc, pilot, sc.Horizon, r, nil).Steps)
+	}
+	perClient := steps / float64(sampled*pilot)
+	return int64(perClient * float64(len(plans)) * float64(sc.Clients)), nil
+}
+
+func runCell(p Profile, cfg reconnect.Config, shortCircuit time.Duration, clients int, horizon time.Duration, r *rand.Rand, progress func(done int)) Cell {
 	c := Cell{Profile: p.Name, Policy: cfg.Policy.String(), ShortCircuit: shortCircuit, Clients: clients}
 	times := make([]time.Duration, 0, clients)
 	var sum time.Duration
 	cl := newClient(cfg, r)
-	for range clients {
+	for k := range clients {
+		if progress != nil && k%256 == 0 {
+			progress(k)
+		}
 		res := cl.run(p, horizon)
+		c.Steps += int64(res.Steps)
 		times = append(times, res.TimeToConnect)
 		sum += res.TimeToConnect
 		if res.Connected {
@@ -115,6 +180,9 @@ func runCell(p Profile, cfg reconnect.Config, shortCircuit time.Duration, client
 		c.FallbackRequests += float64(res.FallbackRequests)
 		c.ConnectivityChecks += float64(res.ConnectivityChecks)
 		c.WebSocketChecks += float64(res.WebSocketChecks)
+	}
+	if progress != nil {
+		progress(clients)
 	}
 	n := float64(max(clients, 1))
 	for k := range c.Outcomes {
@@ -167,32 +235,55 @@ type TimeoutCost struct {
 }
 
 // Recommend weighs the websocket-first cells of each timeout by mix (profile
-// name → weight; weights are normalized) and returns the timeout of least
-// cost. Profiles of the mix missing from cells are an error.
+// name → weight; weights are normalized and must be finite, non-negative
+// and add up to a positive finite number) and returns the timeout of least
+// cost. Profiles of the mix missing from cells are an error. It indexes the
+// cells once: O(cells + timeouts × mix).
 func Recommend(cells []Cell, mix map[string]float64, cost Cost) (Recommendation, error) {
 	rec := Recommendation{Mix: mix, Cost: cost}
 	total := 0.0
-	for _, w := range mix {
+	for name, w := range mix {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return rec, fmt.Errorf("the weight of %q is %v; want a finite number ≥ 0", name, w)
+		}
 		total += w
 	}
-	if !(total > 0) {
-		return rec, fmt.Errorf("the mix has no positive weight")
+	if !(total > 0) || math.IsInf(total, 0) {
+		return rec, fmt.Errorf("the mix's weights add up to %v; want a positive finite sum", total)
 	}
+	type key struct {
+		profile string
+		timeout time.Duration
+	}
+	index := map[key]int{}
 	var timeouts []time.Duration
-	for _, c := range cells {
-		if c.Policy == reconnect.PolicyWebSocketFirst.String() && !slices.Contains(timeouts, c.ShortCircuit) {
+	for i, c := range cells {
+		if c.Policy != reconnect.PolicyWebSocketFirst.String() {
+			continue
+		}
+		if _, ok := index[key{"", c.ShortCircuit}]; !ok {
+			index[key{"", c.ShortCircuit}] = -1
 			timeouts = append(timeouts, c.ShortCircuit)
 		}
+		index[key{c.Profile, c.ShortCircuit}] = i
+	}
+	if len(timeouts) == 0 {
+		return rec, fmt.Errorf("no websocket-first cells to recommend from")
 	}
 	slices.Sort(timeouts)
+	names := make([]string, 0, len(mix))
+	for name := range mix {
+		names = append(names, name)
+	}
+	slices.Sort(names) // a fixed order: the same sums on every run
+	bestCost := math.Inf(1)
 	for _, t := range timeouts {
 		tc := TimeoutCost{Timeout: t}
 		var meanSec float64
-		for name, w := range mix {
-			i := slices.IndexFunc(cells, func(c Cell) bool {
-				return c.Profile == name && c.ShortCircuit == t && c.Policy == reconnect.PolicyWebSocketFirst.String()
-			})
-			if i < 0 {
+		for _, name := range names {
+			w := mix[name]
+			i, ok := index[key{name, t}]
+			if !ok {
 				return rec, fmt.Errorf("the mix names profile %q, which was not simulated", name)
 			}
 			tc.Cost += w / total * cost.Of(cells[i])
@@ -201,12 +292,40 @@ func Recommend(cells []Cell, mix map[string]float64, cost Cost) (Recommendation,
 		}
 		tc.Mean = time.Duration(meanSec * float64(time.Second))
 		rec.ByValue = append(rec.ByValue, tc)
-		if len(rec.ByValue) == 1 || tc.Cost < rec.ByValue[slices.IndexFunc(rec.ByValue, func(x TimeoutCost) bool { return x.Timeout == rec.Best })].Cost {
-			rec.Best = t
+		if tc.Cost < bestCost || len(rec.ByValue) == 1 {
+			rec.Best, bestCost = t, tc.Cost
 		}
 	}
-	if len(timeouts) == 0 {
-		return rec, fmt.Errorf("no websocket-first cells to recommend from")
-	}
 	return rec, nil
+}
+
+// BestByProfile returns, for every profile with a websocket-first cell in
+// which some client connected, the timeout of least cost for that profile
+// alone, in one pass over the cells (ties go to the shorter timeout).
+func BestByProfile(cells []Cell, cost Cost) map[string]time.Duration {
+	type best struct {
+		timeout   time.Duration
+		cost      float64
+		connected bool
+	}
+	bests := map[string]best{}
+	for _, c := range cells {
+		if c.Policy != reconnect.PolicyWebSocketFirst.String() {
+			continue
+		}
+		v := cost.Of(c)
+		b, ok := bests[c.Profile]
+		if !ok || v < b.cost || (v == b.cost && c.ShortCircuit < b.timeout) {
+			b.timeout, b.cost = c.ShortCircuit, v
+		}
+		b.connected = b.connected || c.Connected > 0
+		bests[c.Profile] = b
+	}
+	out := map[string]time.Duration{}
+	for name, b := range bests {
+		if b.connected {
+			out[name] = b.timeout
+		}
+	}
+	return out
 }

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/internal/sim"
+)
+
+func allStrategies() string {
+	var names []string
+	for _, s := range sim.Strategies() {
+		names = append(names, s.String())
+	}
+	return strings.Join(names, ",")
+}
+
+// stormOptions are the checked flags of simulate storm.
+type stormOptions struct {
+	config     sim.StormConfig // without Strategy
+	strategies []sim.Strategy
+	asJSON     bool
+	svg        string
+}
+
+// parseStormFlags checks every flag of simulate storm before anything is
+// simulated.
+func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
+	fs := newFlagSet("simulate storm", "[flags]", stdout)
+	clients := fs.Int("clients", 1_000_000, "clients that lose their connection at once, 1 to 1000000")
+	downtime := fs.Duration("downtime", 5*time.Second, "how long the restarting server refuses every attempt, 0 to 1h")
+	capacity := fs.Int("capacity", 25000, "connections the server accepts per second once up (0: no limit)")
+	strategies := fs.String("jitters", allStrategies(), "reconnect strategies to compare, comma-separated")
+	window := fs.Duration("safe-window", sim.DefaultSafe.Window, "rtb1-safe: window the reconnect after a drop is spread over, 0 to 1m")
+	retrySpread := fs.Float64("safe-retry-spread", sim.DefaultSafe.RetrySpread, "rtb1-safe: retry jitter width, 0 to 1 (RTB1 is 0.2)")
+	suspendedSpread := fs.Float64("safe-suspended-spread", sim.DefaultSafe.SuspendedSpread, "rtb1-safe: SUSPENDED retry jitter width, 0 to 1")
+	horizon := fs.Duration("horizon", 10*time.Minute, "how long to simulate, up to 6h")
+	bucket := fs.Duration("bucket", 100*time.Millisecond, "histogram interval, 1ms to 1m")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
+	asJSON := fs.Bool("json", false, "write JSON instead of a table")
+	svg := fs.String("svg", "", "also write a chart of attempts per interval to this SVG file")
+	if err := fs.parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case *clients < 1 || *clients > 1_000_000:
+		return nil, usagef("--clients %d: want a whole number from 1 to 1000000", *clients)
+	case *downtime < 0 || *downtime > time.Hour:
+		return nil, usagef("--downtime %v: want a duration from 0s to 1h", *downtime)
+	case *capacity < 0:
+		return nil, usagef("--capacity %d: want 0 (no limit) or more", *capacity)
+	case *horizon <= 0 || *horizon > 6*time.Hour:
+		return nil, usagef("--horizon %v: want a duration above 0s and at most 6h", *horizon)
+	case *bucket < time.Millisecond || *bucket > time.Minute:
+		return nil, usagef("--bucket %v: want a duration from 1ms to 1m", *bucket)
+	case *horizon / *bucket >= sim.MaxBuckets:
+		return nil, usagef("--bucket %v: with --horizon %v that is %d intervals; want fewer than %d", *bucket, *horizon, *horizon / *bucket, sim.MaxBuckets)
+	case *window < 0 || *window > time.Minute:
+		return nil, usagef("--safe-window %v: want a duration from 0s to 1m", *window)
+	case !(*retrySpread >= 0 && *retrySpread <= 1):
+		return nil, usagef("--safe-retry-spread %v: want a number from 0 to 1", *retrySpread)
+	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
+		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
+	}
+	o := &stormOptions{asJSON: *asJSON, svg: *svg, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
+		Safe:     sim.SafeOptions{Window: *window, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
+		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
+	for _, name := range splitList(*strategies) {
+		s, err := sim.ParseStrategy(name)
+		if err != nil {
+			return nil, usagef("--jitters: %v", err)
+		}
+		if slices.Contains(o.strategies, s) {
+			return nil, usagef("--jitters %s: %s is listed twice", *strategies, s)
+		}
+		o.strategies = append(o.strategies, s)
+	}
+	if len(o.strategies) == 0 {
+		return nil, usagef("--jitters %q: want at least one strategy (%s)", *strategies, allStrategies())
+	}
+	return o, nil
+}
+
+func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
+	o, err := parseStormFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	out, err := createOutput(o.svg)
+	if err != nil {
+		return err
+	}
+	defer out.abandon()
+	prog := newProgress(stderr, "simulated seconds")
+	var results []sim.StormResult
+	n := len(o.strategies)
+	for i, s := range o.strategies {
+		sc := o.config
+		sc.Strategy = s
+		sc.Progress = func(done, total int) { prog.update(i*total+done, n*total) }
+		r, err := sim.Storm(sc)
+		if errors.Is(err, sim.ErrStormBudget) {
+			return fmt.Errorf("%s: %v; shorten --horizon or lower --clients", s, err)
+		}
+		if err != nil {
+			return usagef("%v", err)
+		}
+		results = append(results, r)
+	}
+	prog.update(1, 1)
+	if out != nil {
+		if err := out.finish(stormChart(results, o.config.Clients, o.config.Bucket).WriteSVG); err != nil {
+			return err
+		}
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(results)
+	}
+	printStormTable(stdout, results, o.config.Clients, o.config.Downtime, o.config.Capacity, o.config.Horizon)
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func printStormTable(w io.Writer, results []sim.StormResult, clients int, downtime time.Duration, capacity int, horizon time.Duration) {
+	limit := fmt.Sprintf("then accepts %s a second", plural(capacity, "connection", "connections"))
+	if capacity == 0 {
+		limit = "then accepts every attempt"
+	}
+	fmt.Fprintf(w, "%s at 0 s; the server refuses everything for %v, %s.\n", plural(clients, "client drops", "clients drop"), downtime, limit)
+	fmt.Fprintln(w, "rtb1 … rtb1-safe follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
+	fmt.Fprintln(w, "the others are the schedules those clients ship. Disconnected: from the drop to the accepted attempt.")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\tattempts\trefused\tpeak/s\tretry peak/s\tpeak/mean\tdisconnected p50\t99% reconnected\treconnected\tgave up\t")
+	for _, r := range results {
+		t99 := r.T99.Round(100 * time.Millisecond).String()
+		if r.Reconnected*100 < r.Clients*99 {
+			t99 = "> " + horizon.String()
+		}
+		p50 := r.MedianDisconnected.Round(100 * time.Millisecond).String()
+		if r.Reconnected*2 < r.Clients {
+			p50 = "> " + horizon.String()
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%s\t%s\t%.1f%%\t%d\t\n", r.Jitter, r.Total, r.Refused, r.PeakPerSecond, r.RetryPeakPerSecond,
+			r.PeakToMean, p50, t99, 100*float64(r.Reconnected)/float64(r.Clients), r.GaveUp)
+	}
+	tw.Flush()
+}
+
+// stormChart draws one panel per strategy on shared axes: attempts per
+// interval (log scale) against time since the restart.
+func stormChart(results []sim.StormResult, clients int, bucket time.Duration) sim.Multiples {
+	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart, %s, one panel per strategy", plural(clients, "client", "clients")),
+		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v", bucket), LogY: true}
+	for _, r := range results {
+		s := sim.Series{Name: r.Jitter}
+		for k, a := range r.Attempts {
+			s.X = append(s.X, (time.Duration(k) * r.Bucket).Seconds())
+			s.Y = append(s.Y, float64(a))
+		}
+		m.Panels = append(m.Panels, sim.Panel{Title: r.Jitter, Series: []sim.Series{s}})
+	}
+	return m
+}

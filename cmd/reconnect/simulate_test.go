@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every bad simulate invocation fails before simulating, with status 2,
+// nothing on stdout and one line naming the flag, the value and what is
+// expected.
+func TestSimulateRejectsBadFlagsNamingFlagValueAndExpectation(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	trailing := write("trailing.json", `{"profiles": [{"name": "mine"}]} {}`)
+	caseKey := write("case.json", `{"profiles": [{"Name": "mine"}]}`)
+	comma := write("comma.json", `{"profiles": [{"name": "a,b"}]}`)
+	builtin := write("builtin.json", `{"profiles": [{"name": "healthy"}]}`)
+	for _, c := range []struct {
+		args []string
+		want []string // substrings of the one stderr line
+	}{
+		{[]string{"simulate", "timeout", "--timeouts", "0s"}, []string{"--timeouts 0s", "want"}},
+		{[]string{"simulate", "timeout", "--timeouts", "1s,1s"}, []string{"--timeouts", "twice"}},
+		{[]string{"simulate", "timeout", "--cost-per-second", "NaN"}, []string{"--cost-per-second NaN", "want"}},
+		{[]string{"simulate", "timeout", "--cost-per-second=+Inf"}, []string{"--cost-per-second +Inf", "want"}},
+		{[]string{"simulate", "timeout", "--cost-per-wasted", "-1"}, []string{"--cost-per-wasted -1", "want"}},
+		{[]string{"simulate", "timeout", "--mix", "healthy=inf"}, []string{"--mix healthy=inf", "want", "1e9"}},
+		{[]string{"simulate", "timeout", "--mix", "healthy=1e308,slow-mobile=1e308"}, []string{"--mix healthy=1e308", "1e9"}},
+		{[]string{"simulate", "timeout", "--mix", "healthy=1,healthy=2"}, []string{"--mix", `"healthy"`, "twice"}},
+		{[]string{"simulate", "timeout", "--mix", "healthy=0"}, []string{"--mix", "positive weight"}},
+		{[]string{"simulate", "timeout", "--profiles", "healthy,healthy"}, []string{"--profiles", "twice"}},
+		{[]string{"simulate", "timeout", "--policies", "http-first,http-first"}, []string{"--policies", "twice"}},
+		{[]string{"simulate", "timeout", "--svg", filepath.Join(dir, "missing", "x.svg")}, []string{"--svg", "missing"}},
+		{[]string{"simulate", "timeout", "--svg", dir}, []string{"--svg", "directory"}},
+		{[]string{"simulate", "timeout", "--profile-file", trailing}, []string{"--profile-file", "after the top-level object"}},
+		{[]string{"simulate", "timeout", "--profile-file", caseKey}, []string{"--profile-file", `"Name"`}},
+		{[]string{"simulate", "timeout", "--profile-file", comma}, []string{"--profile-file", `"a,b"`}},
+		{[]string{"simulate", "timeout", "--profile-file", builtin}, []string{"--profile-file", "built-in", "--replace"}},
+		{[]string{"simulate", "timeout", "--profiles", "offline", "--policies", "http-first", "--clients", "10000", "--horizon", "24h", "--budget", "1000000"}, []string{"--budget 1000000", "engine steps"}},
+		{[]string{"simulate", "timeout", "--budget", "-1"}, []string{"--budget -1", "want"}},
+		{[]string{"simulate", "storm", "--bucket", "1ms", "--horizon", "6h"}, []string{"--bucket 1ms", "--horizon 6h", "want fewer"}},
+		{[]string{"simulate", "storm", "--safe-window", "2m"}, []string{"--safe-window 2m0s", "want"}},
+		{[]string{"simulate", "storm", "--safe-retry-spread", "NaN"}, []string{"--safe-retry-spread NaN", "want"}},
+		{[]string{"simulate", "storm", "--jitters", "rtb1,rtb1"}, []string{"--jitters", "twice"}},
+		{[]string{"simulate", "storm", "--jitters", "wobbly"}, []string{"--jitters", "wobbly", "socketio"}},
+		{[]string{"simulate", "storm", "--clients", "0"}, []string{"--clients 0", "want"}},
+		{[]string{"simulate", "storm", "--svg", filepath.Join(dir, "missing", "x.svg")}, []string{"--svg", "missing"}},
+		{[]string{"simulate", "weather"}, []string{`"weather"`, "timeout or storm"}},
+	} {
+		out, errOut, status := runCLI(c.args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", c.args, status, out, errOut)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%q: %q does not mention %q", c.args, errOut, w)
+			}
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestSimulateHelpListsTheStudies(t *testing.T) {
+	for _, h := range []string{"-h", "--help", "help"} {
+		out, errOut, status := runCLI("simulate", h)
+		if status != 0 || errOut != "" || !strings.Contains(out, "timeout") || !strings.Contains(out, "storm") {
+			t.Errorf("simulate %s: status %d, stdout %q, stderr %q", h, status, out, errOut)
+		}
+	}
+}
+
+func TestSimulateStormSpeaksOfOneClientInTheSingular(t *testing.T) {
+	out, _, status := runCLI("simulate", "storm", "--clients", "1", "--capacity", "1", "--jitters", "rtb1")
+	if status != 0 || !strings.Contains(out, "1 client drops at 0 s") || !strings.Contains(out, "accepts 1 connection a second") {
+		t.Fatalf("status %d:\n%s", status, out)
+	}
+}
+
+func TestSimulateWritesTheChartOnlyWhenTheRunSucceeds(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "storm.svg")
+	if _, errOut, status := runCLI("simulate", "storm", "--clients", "300", "--jitters", "rtb1,rtb1-safe,phoenix", "--svg", svg); status != 0 {
+		t.Fatal(errOut)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(data, []byte(">rtb1-safe</text>")) || !bytes.Contains(data, []byte(">phoenix</text>")) {
+		t.Fatalf("%v: %.300s", err, data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestProgressShowsAnETAOnlyAfterTwoSeconds(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "cells")
+	now := p.start
+	p.now = func() time.Time { return now }
+	p.update(1, 10)
+	now = now.Add(3 * time.Second)
+	p.update(3, 10)
+	if got := b.String(); got != "cells 3/10, about 7s left\n" {
+		t.Fatalf("%q", got)
+	}
+	p.update(10, 10)
+	if strings.Count(b.String(), "\n") != 1 {
+		t.Fatalf("%q", b.String())
+	}
+}
+
+func FuzzParseMix(f *testing.F) {
+	for _, s := range []string{defaultMix, "healthy=inf", "a=1,a=2", "=1", "x=1e309", "x= 0x1p3 ", ","} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, err := parseMix(s)
+		if err != nil {
+			return
+		}
+		total := 0.0
+		for name, v := range w {
+			if name == "" || !(v >= 0 && v <= maxWeight) {
+				t.Fatalf("%q: accepted %q = %v", s, name, v)
+			}
+			total += v
+		}
+		if math.IsInf(total, 0) || math.IsNaN(total) {
+			t.Fatalf("%q: weights add up to %v", s, total)
+		}
+	})
+}
+
+// The flag parsers of both studies never panic, and what they accept is
+// within the documented limits.
+func FuzzSimulateFlags(f *testing.F) {
+	for _, s := range []string{"--timeouts 0s", "--mix healthy=1 --profiles healthy", "--cost-per-second NaN",
+		"--clients 5 --horizon 24h", "--bucket 1ms --horizon 6h", "--safe-window 1m --jitters rtb1-safe", "--profile-file x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Fields(s)
+		noFile := func(string) ([]byte, error) { return []byte(`{"profiles": [{"name": "mine"}]}`), nil }
+		if o, err := parseTimeoutFlags(args, io.Discard, noFile); err == nil {
+			sc := o.sweep
+			if sc.Clients < 1 || sc.Clients > 100000 || sc.Horizon <= 0 || sc.Horizon > 24*time.Hour ||
+				len(sc.Timeouts) == 0 || len(sc.Policies) == 0 || len(sc.Profiles) == 0 {
+				t.Fatalf("%q accepted: %+v", s, sc)
+			}
+			if !(o.cost.PerSecond >= 0 && o.cost.PerSecond <= maxWeight && o.cost.PerWasted >= 0 && o.cost.PerWasted <= maxWeight) {
+				t.Fatalf("%q accepted cost %+v", s, o.cost)
+			}
+		}
+		if o, err := parseStormFlags(args, io.Discard); err == nil {
+			c := o.config
+			if c.Clients < 1 || c.Horizon <= 0 || c.Horizon/c.Bucket >= 1_000_000 || len(o.strategies) == 0 {
+				t.Fatalf("%q accepted: %+v", s, c)
+			}
+		}
+	})
+}

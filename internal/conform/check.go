@@ -1,0 +1,171 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Mismatch is one way an answer differs from the expectation: a result
+// key (empty for the answer as a whole) with both values as JSON.
+type Mismatch struct {
+	Key      string          `json:"key,omitempty"`
+	Expected json.RawMessage `json:"expected,omitempty"`
+	Actual   json.RawMessage `json:"actual,omitempty"`
+	Problem  string          `json:"problem"`
+}
+
+func rawJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil { // a NaN or an infinity
+		if f, ok := v.(float64); ok {
+			b, _ = json.Marshal(wireNumber(f))
+		}
+	}
+	return b
+}
+
+// actualOf is the answer as the report shows it.
+func actualOf(resp Response) json.RawMessage {
+	if resp.Error != nil {
+		return rawJSON(map[string]any{"error": resp.Error})
+	}
+	return rawJSON(resp.Result)
+}
+
+func rawActual(line []byte) json.RawMessage {
+	var v any
+	if json.Unmarshal(line, &v) != nil {
+		return nil
+	}
+	return rawJSON(v)
+}
+
+// check compares an answer with the expectation and returns every
+// mismatch, in key order.
+func check(c Case, resp Response, tol Tolerance) []Mismatch {
+	want, wantErr := c.Expected["error"].(map[string]any)
+	if resp.Error != nil {
+		if !wantErr {
+			return []Mismatch{{Key: "error", Actual: rawJSON(resp.Error), Problem: "the adapter answered with an error; no error was expected"}}
+		}
+		if wf, _ := want["field"].(string); wf != resp.Error.Field {
+			if resp.Error.Field == "" {
+				return []Mismatch{{Key: "error.field", Expected: rawJSON(wf), Actual: rawJSON(resp.Error), Problem: "the error names no field"}}
+			}
+			return []Mismatch{{Key: "error.field", Expected: rawJSON(wf), Actual: rawJSON(resp.Error.Field), Problem: "the error names another field"}}
+		}
+		return nil
+	}
+	if wantErr {
+		return []Mismatch{{Key: "error", Expected: rawJSON(want), Actual: rawJSON(resp.Result), Problem: "expected an error"}}
+	}
+	keys := make([]string, 0, len(c.Expected))
+	for k := range c.Expected {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []Mismatch
+	for _, k := range keys {
+		got, ok := resp.Result[k]
+		if !ok {
+			out = append(out, Mismatch{Key: k, Expected: rawJSON(c.Expected[k]), Problem: "missing from the result"})
+			continue
+		}
+		if p := compare(k, c.Expected[k], got, tol); p != "" {
+			out = append(out, Mismatch{Key: k, Expected: rawJSON(c.Expected[k]), Actual: rawJSON(got), Problem: p})
+		}
+	}
+	return out
+}
+
+func compare(key string, want, got any, tol Tolerance) string {
+	switch w := want.(type) {
+	case float64:
+		g, err := number(got)
+		if err != nil {
+			return "want a number"
+		}
+		limit := 0.0
+		switch {
+		case strings.HasSuffix(key, "Ms") && key != "rule":
+			limit = math.Max(tol.AbsoluteMs, tol.Relative*math.Abs(w))
+		case key == "coefficient" || key == "jitter":
+			limit = tol.Relative * math.Abs(w)
+		}
+		if !(math.Abs(g-w) <= limit) {
+			return fmt.Sprintf("difference %s, tolerance %g", string(rawJSON(g-w)), limit)
+		}
+	case []any:
+		if key == "steps" {
+			return compareSteps(w, got)
+		}
+		if !jsonEqual(w, got) {
+			return "differs"
+		}
+	default:
+		if !jsonEqual(want, got) {
+			return "differs"
+		}
+	}
+	return ""
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// compareSteps applies the scenario matching rule: per step, the state
+// changes in order and the other actions as a multiset.
+func compareSteps(want []any, got any) string {
+	g, ok := got.([]any)
+	if !ok || len(g) != len(want) {
+		return fmt.Sprintf("want %d steps", len(want))
+	}
+	var bad []string
+	for i := range want {
+		wm, _ := want[i].(map[string]any)
+		wa := stringsOf(wm["actions"])
+		gm, _ := g[i].(map[string]any)
+		ga := stringsOf(gm["actions"])
+		if !SameActions(ga, wa) {
+			bad = append(bad, fmt.Sprintf("step %d: want %s, got %s", i, rawJSON(wa), rawJSON(ga)))
+		}
+	}
+	return strings.Join(bad, "; ")
+}
+
+func stringsOf(v any) []string {
+	xs, _ := v.([]any)
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		s, _ := x.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// SameActions is the scenarios' matching rule: state changes compared in
+// order, every other action as a multiset.
+func SameActions(got, want []string) bool {
+	split := func(x []string) (st, rest []string) {
+		for _, s := range x {
+			if strings.HasPrefix(s, "state ") {
+				st = append(st, s)
+			} else {
+				rest = append(rest, s)
+			}
+		}
+		slices.Sort(rest)
+		return st, rest
+	}
+	gs, gr := split(got)
+	ws, wr := split(want)
+	return slices.Equal(gs, ws) && slices.Equal(gr, wr)
+}

@@ -1,0 +1,108 @@
+package conform
+
+// The totality decisions: what this package decides for inputs no
+// conforming SDK's own code produces. A case whose inputs fall under one
+// is outside the spec's domain; an adapter that declares "domain":"spec"
+// is not asked it, and the report lists it under the decision's name.
+const (
+	DecisionAttemptBelowOne  = "an attempt below 1 counts as 1"
+	DecisionUOutsideUnit     = "a draw u outside [0, 1] is clamped into it, NaN as 0"
+	DecisionInitialNotAbove0 = "an initial delay <= 0 gives 0"
+	DecisionSaturation       = "a delay beyond 2^63-1 ns saturates at 9223372036854775807 ns"
+	DecisionUnreachable      = "setTransportPending combinations no connection manager produces get the rules' answer"
+	DecisionShortCircuitLE0  = "a short-circuit timeout <= 0 means the default 2000 ms"
+	DecisionDrawOutsideUnit  = "a host-order draw outside [0, 1) is clamped into it, NaN as 0"
+	DecisionHostValidation   = "endpoint options that cannot name a host are rejected, naming the option"
+)
+
+// saturatedMs is 2^63-1 ns in milliseconds, as the fixtures spell it.
+const saturatedMs = 9223372036854.775807
+
+// domainRule is one totality decision and the cases it covers.
+type domainRule struct {
+	decision  string
+	functions []string
+	applies   func(in, expected map[string]any) bool
+}
+
+func numberOr(v any, absent float64) float64 {
+	if v == nil {
+		return absent
+	}
+	f, err := number(v)
+	if err != nil {
+		return absent
+	}
+	return f
+}
+
+// domainRules are checked in order; the first that applies names the
+// case's decision.
+var domainRules = []domainRule{
+	{DecisionAttemptBelowOne, []string{"backoffCoefficient", "retryDelay", "retryBounds"}, func(in, _ map[string]any) bool {
+		return !(numberOr(in["attempt"], 1) >= 1)
+	}},
+	{DecisionUOutsideUnit, []string{"jitterCoefficient", "retryDelay"}, func(in, _ map[string]any) bool {
+		u := numberOr(in["u"], 0)
+		return !(u >= 0 && u <= 1)
+	}},
+	{DecisionInitialNotAbove0, []string{"retryDelay", "retryBounds"}, func(in, _ map[string]any) bool {
+		return !(numberOr(in["initialMs"], 1) > 0)
+	}},
+	{DecisionSaturation, []string{"retryDelay", "retryBounds"}, func(_, ex map[string]any) bool {
+		for _, k := range []string{"delayMs", "lowerMs", "upperMs"} {
+			if f, ok := ex[k].(float64); ok && f >= saturatedMs {
+				return true
+			}
+		}
+		return false
+	}},
+	{DecisionUnreachable, []string{"decidePending"}, func(in, _ map[string]any) bool {
+		return in["reachable"] == false
+	}},
+	{DecisionShortCircuitLE0, []string{"chooseTransport"}, func(in, _ map[string]any) bool {
+		return !(numberOr(in["shortCircuitMs"], 1) > 0)
+	}},
+	{DecisionDrawOutsideUnit, []string{"hostOrder"}, func(in, _ map[string]any) bool {
+		draws, _ := in["draws"].([]any)
+		for _, d := range draws {
+			u := numberOr(d, -1)
+			if !(u >= 0 && u < 1) {
+				return true
+			}
+		}
+		return false
+	}},
+	{DecisionHostValidation, []string{"resolveHosts"}, func(in, ex map[string]any) bool {
+		_, isErr := ex["error"]
+		both := in["endpoint"] != nil && in["endpoint"] != "" && in["environment"] != nil && in["environment"] != ""
+		return isErr && !both
+	}},
+}
+
+// outsideDomain returns the totality decision the case checks, or "" for a
+// case in the spec's domain.
+func outsideDomain(c Case, reachable any) string {
+	in := c.Input
+	if reachable != nil {
+		in = clone(c.Input)
+		in["reachable"] = reachable
+	}
+	for _, r := range domainRules {
+		for _, f := range r.functions {
+			if f == c.Function && r.applies(in, c.Expected) {
+				return r.decision
+			}
+		}
+	}
+	return ""
+}
+
+// Decisions lists every totality decision's name.
+func Decisions() []string {
+	out := make([]string, len(domainRules))
+	for i, r := range domainRules {
+		out[i] = r.decision
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/runner"
+)
+
+// FleetOptions configures a Fleet.
+type FleetOptions struct {
+	// Clients is how many runner-driven clients to start (at least 1).
+	Clients int
+	// Config is the engine configuration of every client (start from
+	// reconnect.DefaultConfig()); its Endpoint is set to the server's
+	// primary host and fallback hosts.
+	Config reconnect.Config
+	// Spread spreads the clients' connect requests evenly over this
+	// duration; 0 starts them all at once.
+	Spread time.Duration
+	// OnChange, if set, receives every state change of every client
+	// (numbered from 0), from the runners' goroutines.
+	OnChange func(client int, c runner.StateChange)
+}
+
+// ClientResult is what happened to one client of a Fleet until it first
+// reached CONNECTED.
+type ClientResult struct {
+	Connected bool
+	// TimeToConnect is from the connect request to the first CONNECTED
+	// (0 when not connected).
+	TimeToConnect time.Duration
+	// Transport and Host are those of the first CONNECTED.
+	Transport reconnect.Transport
+	Host      string
+	// Last is the client's last state change (why it is not connected,
+	// for one that is not).
+	Last runner.StateChange
+}
+
+// Fleet is a set of runner-driven clients connected to a lab server.
+type Fleet struct {
+	cancel  context.CancelFunc
+	dialer  *Dialer
+	runners []*runner.Runner
+	mu      sync.Mutex
+	starts  []time.Time
+	results []ClientResult
+	first   []chan struct{} // closed at each client's first CONNECTED
+	started chan struct{}   // closed when every client has been asked to connect
+	wg      sync.WaitGroup
+}
+
+// StartFleet starts o.Clients runners against s and asks each to connect.
+// Stop the fleet with Stop.
+func StartFleet(ctx context.Context, s *Server, o FleetOptions) (*Fleet, error) {
+	if o.Clients < 1 {
+		return nil, errors.New("lab: a fleet needs at least one client")
+	}
+	cfg := o.Config
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: s.Primary(), FallbackHosts: s.Fallbacks()}
+	client := &Client{Dial: s.DialContext}
+	ctx, cancel := context.WithCancel(ctx)
+	f := &Fleet{cancel: cancel, dialer: NewDialer(client), starts: make([]time.Time, o.Clients),
+		results: make([]ClientResult, o.Clients), first: make([]chan struct{}, o.Clients), started: make(chan struct{})}
+	check := func(ctx context.Context) bool { return client.CheckConnectivity(ctx, s.CheckURL()) }
+	for i := range o.Clients {
+		f.first[i] = make(chan struct{})
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: f.dialer, CheckConnectivity: check,
+			CheckWebSocket: check, OnStateChange: func(c runner.StateChange) { f.change(i, c, o.OnChange) }})
+		if err != nil {
+			f.Stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+	}
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		defer close(f.started)
+		t0 := time.Now()
+		for i, r := range f.runners {
+			if o.Spread > 0 && o.Clients > 1 {
+				at := t0.Add(o.Spread * time.Duration(i) / time.Duration(o.Clients))
+				select {
+				case <-time.After(time.Until(at)):
+				case <-ctx.Done():
+					return
+				}
+			}
+			f.mu.Lock()
+			f.starts[i] = time.Now()
+			f.mu.Unlock()
+			r.Connect()
+		}
+	}()
+	return f, nil
+}
+
+func (f *Fleet) change(i int, c runner.StateChange, on func(int, runner.StateChange)) {
+	f.mu.Lock()
+	res := &f.results[i]
+	res.Last = c
+	if c.To == reconnect.Connected && !res.Connected {
+		res.Connected, res.Transport, res.Host = true, c.Transport, c.Host
+		res.TimeToConnect = c.At.Sub(f.starts[i])
+		close(f.first[i])
+	}
+	f.mu.Unlock()
+	if on != nil {
+		on(i, c)
+	}
+}
+
+// Runner returns client i's runner.
+func (f *Fleet) Runner(i int) *runner.Runner { return f.runners[i] }
+
+// Started returns when every client has been asked to connect; it
+// reports the time the first was.
+func (f *Fleet) Started() time.Time {
+	<-f.started
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.starts[0]
+}
+
+// WaitConnected waits until every client has been CONNECTED once, or
+// until d has passed since its connect request, and returns the results
+// so far.
+func (f *Fleet) WaitConnected(d time.Duration) []ClientResult {
+	<-f.started
+	for i, ch := range f.first {
+		f.mu.Lock()
+		deadline := f.starts[i].Add(d)
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-time.After(time.Until(deadline)):
+		}
+	}
+	return f.Results()
+}
+
+// Results returns a copy of every client's result so far.
+func (f *Fleet) Results() []ClientResult {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]ClientResult(nil), f.results...)
+}
+
+// Stop stops every runner and waits until the runners and their
+// transports have ended (for at most 10 s).
+func (f *Fleet) Stop() {
+	f.cancel()
+	f.wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range f.runners {
+		select {
+		case <-r.Done():
+		case <-ctx.Done():
+		}
+	}
+	_ = f.dialer.Wait(ctx)
+}
