@@ -62,6 +62,7 @@ type Engine struct {
 	lastReconnect time.Time
 	hadReconnect  bool
 
+	flap       flapState
 	transports [maxTransports]transportSlot
 	// singles holds the live timer of each kind but TimerConnect, whose
 	// timers live in their transport's slot: at most one of each.
@@ -97,6 +98,7 @@ func NewEngine(c Config) (*Engine, error) {
 	if c.GiveUpTimeout == 0 {
 		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
+	c.Flap = c.Flap.withDefaults()
 	e := &Engine{cfg: c, hosts: h, src: c.Source}
 	e.order = make([]string, 0, 1+len(h.Fallbacks))
 	return e, nil

@@ -20,6 +20,8 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	}
 	first := FirstStep{Transport: HTTP}
 	switch {
+	case e.preferHTTP():
+		// The flapping guard: HTTP alone, no short-circuit websocket.
 	case e.cfg.Policy == PolicyWebSocketFirst:
 		first = ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
 	case !e.cfg.Transports.HTTP:

@@ -55,6 +55,10 @@ type Config struct {
 	// 0 means the defaults, DefaultSlowTimeout and DefaultGiveUpTimeout.
 	// Other policies ignore them. They must not be negative.
 	SlowTimeout, GiveUpTimeout time.Duration
+	// Flap is the flapping guard: after websockets that activated keep
+	// dropping, prefer HTTP for a while. The zero value means its
+	// defaults; see FlapGuard.
+	Flap FlapGuard
 	// Source draws the RTB1 jitter and the fallback host order; nil means
 	// DefaultSource. The engine calls it only from Step.
 	Source Source
@@ -87,6 +91,9 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
 	case c.Policy >= numPolicies:
 		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
+	}
+	if err := c.Flap.validate(); err != nil {
+		return err
 	}
 	if _, err := ResolveHosts(c.Endpoint); err != nil {
 		return inConfig(err)

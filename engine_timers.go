@@ -49,6 +49,8 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 			}
 			return e.maybeEndAttempt(out)
 		}
+	case TimerFlapHold:
+		return e.onFlapHoldOver(out)
 	case TimerClose:
 		if e.state == Closing {
 			out = e.disposeWhere(out, func(*transportSlot) bool { return true })

@@ -96,6 +96,13 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		out = e.setState(out, Connected, ReasonConnected, 0, Failure{})
 	}
 	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport {
+		if e.preferHTTP() {
+			// No upgrade until the flapping guard's hold is over.
+			if !e.hasTimer(TimerFlapHold) {
+				out = e.startTimer(out, TimerFlapHold, e.flap.httpTill.Sub(e.now), 0)
+			}
+			return out
+		}
 		out = e.open(out, k, s.host, m, roleUpgrade)
 	}
 	return out
@@ -139,6 +146,9 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 
 // onDrop handles the active transport closing or failing.
 func (e *Engine) onDrop(out []Action, f Failure) []Action {
+	if a := e.find(slotActive); a != nil && a.kind == WebSocket && e.state == Connected {
+		e.noteWebSocketDrop()
+	}
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone

@@ -188,10 +188,14 @@ const (
 	// TimerWebSocketGiveUp: PolicyWebSocketCheck's give-up point, when HTTP
 	// takes over unless the websocket check passed.
 	TimerWebSocketGiveUp
+	// TimerFlapHold: the end of the flapping guard's HTTP preference
+	// (Config.Flap); when it fires an HTTP connection opens an upgrade
+	// websocket again.
+	TimerFlapHold
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }

@@ -28,7 +28,7 @@ func buildScenariosFixture() scenariosFile {
 		Grammar: map[string]string{
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
-			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up  (at most one live timer has each name)",
+			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold  (at most one live timer has each name)",
 			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
@@ -46,6 +46,7 @@ func buildScenariosFixture() scenariosFile {
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",
+			"the flapping guard (websocket-first and http-first): when 4 websockets have activated and then dropped within 5 minutes, attempts open HTTP alone (no short circuit, no upgrade) for 10 minutes; the flap-hold timer then opens an upgrade websocket on an HTTP connection",
 			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure; CONNECTING, CONNECTED, CLOSING and CLOSED carry none",
 		},
 		Items: normalizedScenarios(),

@@ -2,6 +2,7 @@ package reconnect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -599,6 +600,43 @@ func allScenarios() []scenario {
 			{AtMs: 2500, Event: "failed T1 refused", Expect: cat(lost(1), openWith(4, 2500, "http", fbHost("a"), "clean"))},
 			{AtMs: 2600, Event: "connected T4", Expect: cat(becomeConnected(4, false), openWith(5, 2600, "websocket", fbHost("a"), "upgrade")), ExpectState: "connected"},
 		}})
+
+	// ---- Flapping: a websocket that activates and keeps dropping ----
+
+	flapSteps := []scenarioStep{connectAt0(P), {AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)}}
+	for i := 1; i <= 3; i++ {
+		at := int64(i) * 10000
+		flapSteps = append(flapSteps,
+			scenarioStep{AtMs: at, Event: fmt.Sprintf("closed T%d", i), Expect: cat(disposeT(i), stateRetry("connected", "disconnected", "dropped", 0),
+				stateTo("disconnected", "connecting", "reconnect"), wsFirst(i+1, at, P, "resume"), timerAt("state-ttl", at+120000))},
+			scenarioStep{AtMs: at + 100, Event: fmt.Sprintf("connected T%d", i+1), Expect: becomeConnected(i+1, true)})
+	}
+	add(scenario{ID: "flapping-websocket-prefers-http-for-a-while", Spec: "liveness",
+		Comment: "four websockets activate and drop within 5 minutes (the flapping guard's defaults): the next attempt opens HTTP alone, " +
+			"with no short circuit and no upgrade, for 10 minutes; then an upgrade websocket is tried again",
+		Steps: append(flapSteps,
+			scenarioStep{AtMs: 40000, Event: "closed T4", Expect: cat(disposeT(4), stateRetry("connected", "disconnected", "dropped", 0),
+				stateTo("disconnected", "connecting", "reconnect"), openWith(5, 40000, "http", P, "resume"), timerAt("state-ttl", 160000))},
+			scenarioStep{AtMs: 40100, Event: "connected T5", Expect: cat(cancelT(connectT(5)), activateT(5), cancelT("state-ttl"),
+				stateTo("connecting", "connected", "connected"), timerAt("flap-hold", 640000))},
+			scenarioStep{AtMs: 640000, Event: "timer flap-hold", Expect: openWith(6, 640000, "websocket", P, "upgrade")},
+			scenarioStep{AtMs: 640100, Event: "connected T6", Expect: cat(cancelT(connectT(6)), disposeT(5), activateT(6)), ExpectState: "connected"},
+		)})
+
+	add(scenario{ID: "flapping-http-drop-during-the-hold-stays-on-http", Spec: "liveness",
+		Comment: "while HTTP is preferred, an HTTP connection that drops reconnects on HTTP alone and the hold's end stays where it was",
+		Steps: append(slices.Clone(flapSteps),
+			scenarioStep{AtMs: 40000, Event: "closed T4", Expect: cat(disposeT(4), stateRetry("connected", "disconnected", "dropped", 0),
+				stateTo("disconnected", "connecting", "reconnect"), openWith(5, 40000, "http", P, "resume"), timerAt("state-ttl", 160000))},
+			scenarioStep{AtMs: 40100, Event: "connected T5", Expect: cat(cancelT(connectT(5)), activateT(5), cancelT("state-ttl"),
+				stateTo("connecting", "connected", "connected"), timerAt("flap-hold", 640000))},
+			scenarioStep{AtMs: 100000, Event: "closed T5 disconnected:503", Expect: cat(disposeT(5),
+				withErr(stateRetry("connected", "disconnected", "dropped", 0), "disconnected:503"),
+				stateTo("disconnected", "connecting", "reconnect"), openWith(6, 100000, "http", P, "resume"), timerAt("state-ttl", 220000))},
+			scenarioStep{AtMs: 100100, Event: "connected T6", Expect: cat(cancelT(connectT(6)), activateT(6), cancelT("state-ttl"),
+				stateTo("connecting", "connected", "connected")), ExpectState: "connected"},
+			scenarioStep{AtMs: 640000, Event: "timer flap-hold", Expect: openWith(7, 640000, "websocket", P, "upgrade")},
+		)})
 
 	return out
 }

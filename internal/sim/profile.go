@@ -90,6 +90,11 @@ type Profile struct {
 	Connectivity   Check     `json:"connectivity"`
 	WebSocketCheck Check     `json:"webSocketCheck"`
 	Flap           *Flap     `json:"flap,omitempty"`
+	// WebSocketLifetime, if set, is how long an activated websocket lives
+	// before the network kills it (a proxy that passes the handshake, then
+	// drops the connection). Only FlapStudy, whose clients outlive
+	// CONNECTED, uses it.
+	WebSocketLifetime *Dist `json:"webSocketLifetime,omitempty"`
 }
 
 type profileFile struct {
@@ -102,7 +107,7 @@ var builtinJSON []byte
 
 // Builtin returns the built-in profiles: healthy, slow-mobile,
 // proxy-rejects-websocket, proxy-blackholes-websocket, primary-down,
-// offline and flapping.
+// offline, flapping and flapping-websocket.
 func Builtin() []Profile {
 	ps, err := ParseProfiles(builtinJSON)
 	if err != nil {
@@ -266,6 +271,9 @@ func (p Profile) validate() error {
 		if c.c.Up+c.c.Pass+c.c.Hang > 1 {
 			errs = append(errs, fmt.Errorf("%s: the probabilities add up to more than 1", c.name))
 		}
+	}
+	if lt := p.WebSocketLifetime; lt != nil {
+		errs = append(errs, dist("webSocketLifetime", *lt))
 	}
 	if fl := p.Flap; fl != nil && !(fl.PeriodMs >= 1 && fl.DownMs >= 0 && fl.DownMs < fl.PeriodMs && fl.PeriodMs < 1e9) {
 		errs = append(errs, fmt.Errorf("flap = %+v: need 0 ≤ downMs < periodMs, 1 ≤ periodMs < 1e9", *fl))

@@ -16,7 +16,7 @@ func TestBuiltinProfilesParseAndAreComplete(t *testing.T) {
 	for _, p := range Builtin() {
 		names = append(names, p.Name)
 	}
-	want := "healthy slow-mobile proxy-rejects-websocket proxy-blackholes-websocket primary-down offline flapping"
+	want := "healthy slow-mobile proxy-rejects-websocket proxy-blackholes-websocket primary-down offline flapping flapping-websocket"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("profiles %v", names)
 	}
