@@ -1,10 +1,18 @@
 package reconnect
 
 import (
+	"context"
 	"fmt"
+	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // renderPendingGrid renders the setTransportPending table as a Markdown grid:
@@ -107,4 +115,92 @@ func renderFallbackTable() string {
 
 func TestREADMEShowsTheQualifyingFailureTable(t *testing.T) {
 	checkREADMESection(t, "fallback-table", renderFallbackTable())
+}
+
+// readmeGoBlocks returns the body of every ```go block of README.md.
+func readmeGoBlocks(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	rest := string(data)
+	for {
+		i := strings.Index(rest, "\n```go\n")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("\n```go\n"):]
+		j := strings.Index(rest, "\n```\n")
+		if j < 0 {
+			t.Fatal("README.md: a ```go block is not closed")
+		}
+		blocks = append(blocks, rest[:j+1])
+		rest = rest[j:]
+	}
+	return blocks
+}
+
+// TestREADMEGoBlocksAreWholeFilesThatBuild checks that every Go block of
+// README.md is a whole, gofmt-formatted file with a package clause and
+// imports, and that it builds and passes go vet against this module (the
+// blocks that import github.com/cenkalti/backoff build in the bench
+// module, which requires it).
+func TestREADMEGoBlocksAreWholeFilesThatBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every block with the go command")
+	}
+	blocks := readmeGoBlocks(t)
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no Go block")
+	}
+	dirs := map[string]string{}   // module directory → temporary directory of its blocks
+	pkgs := map[string][]string{} // module directory → the blocks' packages, relative to it
+	for i, b := range blocks {
+		f, err := parser.ParseFile(token.NewFileSet(), "block.go", b, parser.ImportsOnly)
+		if err != nil {
+			t.Errorf("block %d is not a whole Go file: %v\n%s", i+1, err, b)
+			continue
+		}
+		if formatted, err := format.Source([]byte(b)); err != nil || string(formatted) != b {
+			t.Errorf("block %d is not gofmt-formatted:\n%s", i+1, b)
+		}
+		mod := "."
+		for _, im := range f.Imports {
+			if strings.Contains(im.Path.Value, "github.com/cenkalti/backoff") {
+				mod = "bench"
+			}
+		}
+		if dirs[mod] == "" {
+			// A leading "_" keeps the directory out of ./... patterns.
+			d, err := os.MkdirTemp(mod, "_readme")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(d) })
+			dirs[mod] = d
+		}
+		dir := filepath.Join(dirs[mod], fmt.Sprintf("block%d", i+1))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "block.go"), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(mod, dir)
+		pkgs[mod] = append(pkgs[mod], "./"+filepath.ToSlash(rel))
+	}
+	for mod, list := range pkgs {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, "go", append([]string{"vet"}, list...)...)
+		cmd.Dir = mod
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("go vet of the README blocks in module %s: %v\n%s", mod, err, out)
+		}
+	}
 }

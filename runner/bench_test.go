@@ -12,14 +12,9 @@ import (
 // benchDialer's transports hand their Reporter to the benchmark.
 type benchDialer struct{ opened chan Reporter }
 
-type nopTransport struct{}
-
-func (nopTransport) RequestClose() {}
-func (nopTransport) Close()        {}
-
 func (d benchDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Transport {
 	d.opened <- report
-	return nopTransport{}
+	return noTransport{}
 }
 
 // The cycle both benchmarks run, three events: the network goes down

@@ -49,7 +49,7 @@ func (r *Runner) deliver(c StateChange) {
 		r.missed++
 	}
 	r.changes = append(r.changes, c)
-	r.spawn(&r.sending, r.send)
+	r.spawn(&r.sending, (*Runner).send)
 }
 
 // send calls OnStateChange for each queued change, in order, and ends when

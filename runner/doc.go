@@ -50,8 +50,10 @@
 //
 // # Timers and goroutines
 //
-// Each engine timer is a time.AfterFunc timer; a timer that has fired is
-// finished and forgotten, a cancelled one is stopped. Step runs on one
+// The engine's timers share one time.AfterFunc timer, set for the earliest
+// of them; when it fires the runner feeds every timer that is due, earliest
+// first (ties in the order the engine started them). A timer that has
+// fired is finished and forgotten; a cancelled one is dropped. Step runs on one
 // goroutine at a time, started when an event arrives and ended when none
 // is queued: an idle connection holds no goroutine of the runner's. The
 // checks run on goroutines of their own, bounded by their timeouts, and

@@ -2,30 +2,44 @@ package runner
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
 )
 
+// actionBuffers lend the loops their action slices while they run, so an
+// idle runner holds none.
+var actionBuffers = sync.Pool{New: func() any { return new([]reconnect.Action) }}
+
 // loop drains the inbox, one event at a time, and ends when it is empty.
 func (r *Runner) loop() {
 	defer r.wg.Done()
+	buf := actionBuffers.Get().(*[]reconnect.Action)
+	r.actions = *buf
 	for {
 		r.mu.Lock()
 		if len(r.inbox) == 0 {
+			*buf, r.actions = r.actions[:0], nil // before the next loop may start
+			actionBuffers.Put(buf)
 			r.running = false
 			r.mu.Unlock()
 			return
 		}
 		r.batch, r.inbox = r.inbox, r.batch[:0]
 		r.mu.Unlock()
-		for i, it := range r.batch {
-			if it.stop {
+		for _, it := range r.batch {
+			switch it.kind {
+			case itemEvent:
+				r.step(it.ev)
+			case itemTimers:
+				r.fireDue()
+			case itemStop:
 				r.stop()
-				clear(r.batch[i+1:])
+			}
+			if it.kind == itemStop {
 				break
 			}
-			r.step(it.ev)
 		}
 		clear(r.batch) // drop references to failures' strings
 	}
@@ -35,16 +49,12 @@ func (r *Runner) loop() {
 // actions it returns.
 func (r *Runner) step(ev reconnect.Event) {
 	now := time.Now()
-	if ev.Kind == reconnect.EventTimerFired {
-		if i := r.timerIndex(ev.Timer); i >= 0 {
-			r.removeTimer(i) // a fired timer is finished
-		}
-	}
 	r.actions = r.eng.Step(now, ev, r.actions[:0])
 	for _, a := range r.actions {
 		r.perform(now, a)
 	}
 	clear(r.actions) // no Host strings kept alive
+	r.rearm()
 }
 
 func (r *Runner) perform(now time.Time, a reconnect.Action) {
@@ -53,6 +63,9 @@ func (r *Runner) perform(now time.Time, a reconnect.Action) {
 		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
 		rep := &reporter{r: r, id: a.Transport}
 		t := r.dialer.Open(r.ctx, req, rep)
+		if t == nil {
+			t = noTransport{} // a Dialer that broke its contract
+		}
 		r.transports = append(r.transports, liveTransport{id: a.Transport, req: req, t: t, rep: rep})
 	case reconnect.ActionDisposeTransport:
 		r.dispose(a.Transport)
@@ -64,14 +77,9 @@ func (r *Runner) perform(now time.Time, a reconnect.Action) {
 			r.mu.Unlock()
 		}
 	case reconnect.ActionStartTimer:
-		id := a.Timer
-		t := time.AfterFunc(a.Due.Sub(now), func() {
-			r.post(reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id})
-		})
-		r.timers = append(r.timers, liveTimer{id: id, t: t})
+		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
 	case reconnect.ActionCancelTimer:
 		if i := r.timerIndex(a.Timer); i >= 0 {
-			r.timers[i].t.Stop()
 			r.removeTimer(i)
 		}
 	case reconnect.ActionCheckConnectivity:
@@ -119,16 +127,19 @@ func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k r
 	}()
 }
 
+// noTransport stands for a nil Transport from Dialer.Open.
+type noTransport struct{}
+
+func (noTransport) RequestClose() {}
+func (noTransport) Close()        {}
+
 // stop closes every transport and stops every timer: the context is done.
 func (r *Runner) stop() {
 	for len(r.transports) > 0 {
 		r.dispose(r.transports[0].id)
 	}
-	for _, t := range r.timers {
-		t.t.Stop()
-	}
-	clear(r.timers)
 	r.timers = r.timers[:0]
+	r.rearm()
 	r.mu.Lock()
 	r.active = nil
 	r.inbox = r.inbox[:0]
@@ -140,9 +151,7 @@ func (r *Runner) dispose(id reconnect.TransportID) {
 	for i := range r.transports {
 		if lt := r.transports[i]; lt.id == id {
 			lt.rep.closed.Store(true)
-			if lt.t != nil {
-				lt.t.Close()
-			}
+			lt.t.Close()
 			if id == r.activeID {
 				r.activeID = 0
 				r.mu.Lock()
@@ -165,20 +174,4 @@ func (r *Runner) transport(id reconnect.TransportID) *liveTransport {
 		}
 	}
 	return nil
-}
-
-func (r *Runner) timerIndex(id reconnect.TimerID) int {
-	for i := range r.timers {
-		if r.timers[i].id == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func (r *Runner) removeTimer(i int) {
-	last := len(r.timers) - 1
-	r.timers[i] = r.timers[last]
-	r.timers[last] = liveTimer{}
-	r.timers = r.timers[:last]
 }

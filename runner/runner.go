@@ -49,8 +49,8 @@ const MaxQueuedChanges = 256
 //
 // Step runs on one goroutine at a time. The runner starts that goroutine
 // when an event arrives and lets it end when nothing is queued, so an idle
-// connection (connected, or closed) holds no goroutine of the runner's;
-// timers are time.AfterFunc timers.
+// connection (connected, or closed) holds no goroutine of the runner's, and
+// its timers share one time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -78,6 +78,8 @@ type Runner struct {
 	actions    []reconnect.Action
 	transports []liveTransport
 	timers     []liveTimer
+	clock      *time.Timer // set for the earliest of timers
+	armed      time.Time   // when clock fires; zero when stopped or fired
 	activeID   reconnect.TransportID
 }
 
@@ -89,15 +91,23 @@ type liveTransport struct {
 }
 
 type liveTimer struct {
-	id reconnect.TimerID
-	t  *time.Timer
+	id  reconnect.TimerID
+	due time.Time
 }
 
-// item is one entry of the inbox: an engine event, or the stop.
+// item is one entry of the inbox.
 type item struct {
+	kind itemKind
 	ev   reconnect.Event
-	stop bool
 }
+
+type itemKind uint8
+
+const (
+	itemEvent  itemKind = iota // feed ev to the engine
+	itemTimers                 // r.clock fired: feed the timers that are due
+	itemStop                   // the context is done
+)
 
 // ErrNoDialer is returned by New when Options.Dialer is nil.
 var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
@@ -187,23 +197,23 @@ func (r *Runner) post(ev reconnect.Event) {
 	if r.stopping {
 		return
 	}
-	r.enqueue(item{ev: ev})
+	r.enqueue(item{kind: itemEvent, ev: ev})
 }
 
 // enqueue adds it to the inbox and starts the loop goroutine if none runs;
 // r.mu is held.
 func (r *Runner) enqueue(it item) {
 	r.inbox = append(r.inbox, it)
-	r.spawn(&r.running, r.loop)
+	r.spawn(&r.running, (*Runner).loop)
 }
 
 // spawn starts fn on a goroutine of the runner's unless *running says one
 // already runs; fn clears *running, under r.mu, when it ends. r.mu is held.
-func (r *Runner) spawn(running *bool, fn func()) {
+func (r *Runner) spawn(running *bool, fn func(*Runner)) {
 	if !*running {
 		*running = true
 		r.wg.Add(1)
-		go fn()
+		go fn(r)
 	}
 }
 
@@ -212,7 +222,7 @@ func (r *Runner) spawn(running *bool, fn func()) {
 func (r *Runner) shutdown() {
 	r.mu.Lock()
 	r.stopping = true
-	r.enqueue(item{stop: true})
+	r.enqueue(item{kind: itemStop})
 	r.mu.Unlock()
 	r.wg.Wait()
 	close(r.done)

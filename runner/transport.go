@@ -25,7 +25,8 @@ type Dialer interface {
 	// when to report viable and connected), from any goroutine, including
 	// from within Open itself. A failure to even start (a malformed host, a
 	// dialer that is shut down) is reported as report.Failed; Open returns
-	// a Transport whose Close releases whatever was started.
+	// a Transport whose Close releases whatever was started (never nil; a
+	// nil Transport is treated as one with nothing to close).
 	//
 	// ctx is the runner's context: it is done when the runner stops, after
 	// the runner has called Close on every transport it opened.

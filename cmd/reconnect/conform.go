@@ -26,7 +26,7 @@ func (e errFailed) Error() string { return e.summary }
 // exitStatus is the status to exit with: 1 unless set.
 func (e errFailed) exitStatus() int { return max(e.status, 1) }
 
-const conformSynopsis = "[--only AREA,…] [--require AREA,…] [--startup D] [--timeout D] [--deadline D] [--format text|json|junit] [--fixtures DIR] (--self | -- CMD ARGS…)\n\n" +
+const conformSynopsis = "[--only AREA,…] [--require AREA,…] [--startup D] [--timeout D] [--deadline D] [--format text|json|junit] [--fixtures DIR] [--known FILE] (--self | -- CMD ARGS…)\n\n" +
 	"exit status: 0 every selected case passed; 1 a case failed, nothing ran, a required\n" +
 	"area is missing or the run was stopped; 2 usage, fixture or adapter protocol error"
 
@@ -41,6 +41,7 @@ func runConform(args []string, stdout, _ io.Writer) error {
 	format := fs.String("format", "text", "report format: text, json or junit")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	dir := fs.String("fixtures", "", "read the fixtures from this directory instead of the built-in copy")
+	known := fs.String("known", "", "a JSON list of known differences: cases reported as known, and an error if one passes")
 	dashes := slices.Index(args, "--")
 	if err := fs.parseFlags(args); err != nil {
 		return err
@@ -90,6 +91,17 @@ func runConform(args []string, stdout, _ io.Writer) error {
 	}
 	if err != nil {
 		return usagef("--fixtures: %v", err)
+	}
+	if *known != "" {
+		data, err := os.ReadFile(*known)
+		if err != nil {
+			return usagef("--known: %v", err)
+		}
+		k, err := conform.ParseKnown(data)
+		if err != nil {
+			return usagef("--known %s: %v", *known, err)
+		}
+		opt.Known = &k
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -51,33 +51,100 @@ func TestScheduleJSONIsReproducibleWithSeedAndWithinBounds(t *testing.T) {
 	}
 }
 
-func TestBadInputGivesOneLineAndStatusTwo(t *testing.T) {
-	for _, args := range [][]string{
-		{},
-		{"nope"},
-		{"schedule", "--attempts", "x"},
-		{"schedule", "--attempts", "0"},
-		{"schedule", "--attempts", "10001"},
-		{"schedule", "--initial", "-1s"},
-		{"schedule", "--initial", "soon"},
-		{"schedule", "--bogus"},
-		{"schedule", "extra"},
+// TestBadInvocationsExitTwoWithOneLineNamingTheProblem runs each bad
+// invocation and checks exit status 2, nothing on stdout, and one line on
+// stderr that holds every wanted piece (the flag, the bad value, what is
+// expected). Every command's bad invocations belong in this table.
+func TestBadInvocationsExitTwoWithOneLineNamingTheProblem(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"nope"}, []string{`unknown command "nope"`, "schedule, simulate, conform"}},
+		{[]string{"help", "nope"}, []string{`unknown command "nope"`}},
+		{[]string{"help", "--bogus"}, []string{"help --bogus", "want a command name"}},
+		{[]string{"schedule", "--attempts", "x"}, []string{"--attempts", `"x"`, "whole number"}},
+		{[]string{"schedule", "--attempts", "0"}, []string{"--attempts 0", "from 1 to 10000"}},
+		{[]string{"schedule", "--attempts", "10001"}, []string{"--attempts 10001", "from 1 to 10000"}},
+		{[]string{"schedule", "--attempts", "99999999999999999999"}, []string{"--attempts", "out of range", "whole number"}},
+		{[]string{"schedule", "--initial", "-1s"}, []string{"--initial -1s", "positive duration"}},
+		{[]string{"schedule", "--initial", "0s"}, []string{"--initial 0s", "positive duration"}},
+		{[]string{"schedule", "--initial", "soon"}, []string{"--initial", `"soon"`, "duration with a unit"}},
+		{[]string{"schedule", "--initial", "15"}, []string{"--initial", `"15"`, "duration with a unit, such as 15s"}},
+		{[]string{"schedule", "--initial"}, []string{"--initial needs a value", "duration"}},
+		{[]string{"schedule", "--seed", "-1"}, []string{"--seed", `"-1"`, "whole number ≥ 0"}},
+		{[]string{"schedule", "--json=maybe"}, []string{"--json", `"maybe"`, "true or false"}},
+		{[]string{"schedule", "--bogus"}, []string{"unknown flag --bogus", "reconnect schedule -h"}},
+		{[]string{"schedule", "extra"}, []string{`unexpected argument "extra"`}},
 	} {
-		out, errOut, status := runCLI(args...)
-		if status != 2 {
-			t.Errorf("%q: status %d, want 2", args, status)
+		out, errOut, status := runCLI(c.args...)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", c.args, status, out, errOut)
+			continue
 		}
-		if len(args) > 0 && (out != "" || strings.Count(errOut, "\n") != 1) {
-			t.Errorf("%q: want one line on stderr and nothing on stdout, got %q / %q", args, out, errOut)
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%q: stderr %q lacks %q", c.args, errOut, w)
+			}
 		}
 	}
 }
 
-func TestHelpExitsZero(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"schedule", "-h"}} {
-		out, _, status := runCLI(args...)
-		if status != 0 || !strings.Contains(out, "usage:") {
-			t.Errorf("%q: status %d, out %q", args, status, out)
+func TestNoArgumentsPrintsUsageAndExitsTwo(t *testing.T) {
+	out, errOut, status := runCLI()
+	if status != 2 || out != "" || !strings.Contains(errOut, "usage: reconnect <command>") {
+		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
+
+// TestHelpWorksForEveryCommand checks -h, --help and "help CMD" for every
+// command and subcommand: status 0 and that command's own usage line.
+func TestHelpWorksForEveryCommand(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		usage string
+	}{
+		{[]string{"help"}, "usage: reconnect <command>"},
+		{[]string{"-h"}, "usage: reconnect <command>"},
+		{[]string{"--help"}, "usage: reconnect <command>"},
+		{[]string{"schedule", "-h"}, "usage: reconnect schedule "},
+		{[]string{"schedule", "--help"}, "usage: reconnect schedule "},
+		{[]string{"help", "schedule"}, "usage: reconnect schedule "},
+		{[]string{"simulate", "-h"}, "usage: reconnect simulate <study>"},
+		{[]string{"help", "simulate"}, "usage: reconnect simulate <study>"},
+		{[]string{"help", "simulate", "timeout"}, "usage: reconnect simulate timeout"},
+		{[]string{"simulate", "storm", "--help"}, "usage: reconnect simulate storm"},
+		{[]string{"help", "conform"}, "usage: reconnect conform "},
+		{[]string{"conform", "-h"}, "usage: reconnect conform "},
+	} {
+		out, errOut, status := runCLI(c.args...)
+		if status != 0 || !strings.HasPrefix(out, c.usage) || errOut != "" {
+			t.Errorf("%q: status %d, stdout %.60q, stderr %q; want 0 and %q", c.args, status, out, errOut, c.usage)
+		}
+	}
+}
+
+func TestScheduleShowsThePrecisionTheInitialNeeds(t *testing.T) {
+	for _, c := range []struct {
+		initial string
+		want    []string
+	}{
+		{"15s", []string{"nearest millisecond", "12s", "15s"}},
+		{"2500us", []string{"nearest microsecond", "2ms", "2.5ms"}},
+		{"10ns", []string{"nearest nanosecond", "8ns", "10ns"}},
+		{"1ns", []string{"nearest nanosecond", "1ns"}},
+	} {
+		out, errOut, status := runCLI("schedule", "--initial", c.initial, "--attempts", "1", "--seed", "1")
+		if status != 0 {
+			t.Fatalf("--initial %s: status %d, %s", c.initial, status, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("--initial %s: output lacks %q:\n%s", c.initial, w, out)
+			}
+		}
+		if strings.Contains(out, " 0s") {
+			t.Errorf("--initial %s: a delay shown as 0s:\n%s", c.initial, out)
 		}
 	}
 }

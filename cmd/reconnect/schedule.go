@@ -44,10 +44,10 @@ func runSchedule(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	if *initial <= 0 {
-		return usagef("--initial must be positive, got %v", *initial)
+		return usagef("--initial %v: want a positive duration, such as 15s", *initial)
 	}
 	if *attempts < 1 || *attempts > maxScheduleAttempts {
-		return usagef("--attempts must be between 1 and %d, got %d", maxScheduleAttempts, *attempts)
+		return usagef("--attempts %d: want a whole number from 1 to %d", *attempts, maxScheduleAttempts)
 	}
 	var src reconnect.Source // nil: the Backoff's own unseeded stream
 	seeded := fs.given("seed")
@@ -76,12 +76,13 @@ func runSchedule(args []string, stdout, _ io.Writer) error {
 	if seeded {
 		how = "seed " + strconv.FormatUint(*seed, 10)
 	}
-	fmt.Fprintf(stdout, "RTB1 retry schedule for initial %v; sampled delays %s\n\n", *initial, how)
+	unit := displayUnit(*initial)
+	fmt.Fprintf(stdout, "RTB1 retry schedule for initial %v; sampled delays %s; times to the nearest %s\n\n", *initial, how, unitName(unit))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "attempt\tcoefficient\tlower\tupper\tsampled\t")
 	for _, r := range rep.Rows {
 		fmt.Fprintf(tw, "%d\t%.4f\t%v\t%v\t%v\t\n", r.Attempt, r.Coefficient,
-			show(time.Duration(r.LowerNs)), show(time.Duration(r.UpperNs)), show(time.Duration(r.SampledNs)))
+			time.Duration(r.LowerNs).Round(unit), time.Duration(r.UpperNs).Round(unit), time.Duration(r.SampledNs).Round(unit))
 	}
 	return tw.Flush()
 }
@@ -89,5 +90,27 @@ func runSchedule(args []string, stdout, _ io.Writer) error {
 // ms converts a duration to milliseconds.
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// show rounds a duration to the millisecond for display.
-func show(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+// displayUnit is the unit the table rounds to: a millisecond for an
+// initial timeout of a second or more, a microsecond from a millisecond,
+// a nanosecond below that, so that the table keeps three significant
+// digits of the smallest delay (0.8 × initial) and never shows 0 for a
+// positive delay.
+func displayUnit(initial time.Duration) time.Duration {
+	switch {
+	case initial >= time.Second:
+		return time.Millisecond
+	case initial >= time.Millisecond:
+		return time.Microsecond
+	}
+	return time.Nanosecond
+}
+
+func unitName(u time.Duration) string {
+	switch u {
+	case time.Millisecond:
+		return "millisecond"
+	case time.Microsecond:
+		return "microsecond"
+	}
+	return "nanosecond"
+}

@@ -12,6 +12,7 @@ const (
 	DecisionUnreachable      = "setTransportPending combinations no connection manager produces get the rules' answer"
 	DecisionShortCircuitLE0  = "a short-circuit timeout <= 0 means the default 2000 ms"
 	DecisionDrawOutsideUnit  = "a host-order draw outside [0, 1) is clamped into it, NaN as 0"
+	DecisionHostValidation   = "endpoint options that cannot name a host are rejected, naming the option"
 )
 
 // saturatedMs is 2^63-1 ns in milliseconds, as the fixtures spell it.
@@ -71,6 +72,11 @@ var domainRules = []domainRule{
 			}
 		}
 		return false
+	}},
+	{DecisionHostValidation, []string{"resolveHosts"}, func(in, ex map[string]any) bool {
+		_, isErr := ex["error"]
+		both := in["endpoint"] != nil && in["endpoint"] != "" && in["environment"] != nil && in["environment"] != ""
+		return isErr && !both
 	}},
 }
 

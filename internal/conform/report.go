@@ -19,13 +19,20 @@ type Failure struct {
 	Expected   map[string]any  `json:"expected"`
 	Actual     json.RawMessage `json:"actual,omitempty"`
 	Mismatches []Mismatch      `json:"mismatches"`
+	// Known is the reason from the list of known differences, for a
+	// failure listed there.
+	Known string `json:"known,omitempty"`
 }
 
-// OutsideDecision counts the cases of one totality decision that were not
-// asked because the adapter declared the spec's domain.
+// OutsideDecision is one totality decision whose cases lie outside the
+// domain the adapter declared: they were asked, and the answers say
+// whether the adapter shares the decision, but they count neither as
+// passed nor as failed.
 type OutsideDecision struct {
 	Decision string   `json:"decision"`
 	Cases    []string `json:"cases"`
+	// Differs lists the cases the adapter answered differently.
+	Differs []string `json:"differs,omitempty"`
 }
 
 // Report is the outcome of a run. Every selected case is passed, failed,
@@ -43,6 +50,11 @@ type Report struct {
 	NotRun         int               `json:"notRun"`
 	Failures       []Failure         `json:"failures"`
 	Outside        []OutsideDecision `json:"outside,omitempty"`
+	// Known holds the failures the list of known differences expects;
+	// they do not count as failed.
+	Known []Failure `json:"known,omitempty"`
+	// Stale lists the known differences whose cases ran and passed.
+	Stale []string `json:"stale,omitempty"`
 	// Missing lists the --require areas the adapter does not implement.
 	Missing []string `json:"missing,omitempty"`
 	// Broken says how the adapter broke the protocol (crashed, hung,
@@ -78,16 +90,25 @@ func (r *Report) fail(c Case, actual []byte, ms []Mismatch) {
 	r.Failures = append(r.Failures, Failure{ID: c.ID, Spec: c.Spec, Function: c.Function, Input: c.Input, Expected: c.Expected, Actual: actual, Mismatches: ms})
 }
 
-func (r *Report) outside(c Case) {
+// isOutside reports whether c lies outside the domain the adapter declared.
+func (r *Report) isOutside(c Case) bool {
+	return r.Domain == DomainSpec && c.Outside != ""
+}
+
+func (r *Report) outside(c Case, differs bool) {
 	r.OutsideDomain++
 	r.outsideCases = append(r.outsideCases, outsideCase{c.ID, c.Area, c.Spec, c.Outside})
-	for i := range r.Outside {
-		if r.Outside[i].Decision == c.Outside {
-			r.Outside[i].Cases = append(r.Outside[i].Cases, c.ID)
-			return
-		}
+	i := 0
+	for i < len(r.Outside) && r.Outside[i].Decision != c.Outside {
+		i++
 	}
-	r.Outside = append(r.Outside, OutsideDecision{Decision: c.Outside, Cases: []string{c.ID}})
+	if i == len(r.Outside) {
+		r.Outside = append(r.Outside, OutsideDecision{Decision: c.Outside})
+	}
+	r.Outside[i].Cases = append(r.Outside[i].Cases, c.ID)
+	if differs {
+		r.Outside[i].Differs = append(r.Outside[i].Differs, c.ID)
+	}
 }
 
 // The exit statuses of the conform command.
@@ -102,7 +123,7 @@ func (r Report) ExitCode() int {
 	switch {
 	case r.Broken != "":
 		return ExitBroken
-	case r.Failed > 0 || r.Passed == 0 || len(r.Missing) > 0 || r.Stopped != "" || r.NotRun > 0:
+	case r.Failed > 0 || r.Passed == 0 || len(r.Missing) > 0 || len(r.Stale) > 0 || r.Stopped != "" || r.NotRun > 0:
 		return ExitFail
 	}
 	return ExitPass
@@ -112,8 +133,12 @@ func (r Report) ExitCode() int {
 // 17 outside the declared domain, 0 not implemented by the adapter, 32 not
 // selected".
 func (r Report) Summary() string {
-	return fmt.Sprintf("%d passed, %d failed, %d not run; %d outside the declared domain, %d not implemented by the adapter, %d not selected",
-		r.Passed, r.Failed, r.NotRun, r.OutsideDomain, r.NotImplemented, r.NotSelected)
+	known := ""
+	if len(r.Known) > 0 {
+		known = fmt.Sprintf(" (and %d known differences)", len(r.Known))
+	}
+	return fmt.Sprintf("%d passed, %d failed%s, %d not run; %d outside the declared domain, %d not implemented by the adapter, %d not selected",
+		r.Passed, r.Failed, known, r.NotRun, r.OutsideDomain, r.NotImplemented, r.NotSelected)
 }
 
 // verdict is the line before the summary that says why the exit status is
@@ -126,6 +151,8 @@ func (r Report) verdict() string {
 		return "STOPPED: " + r.Stopped
 	case len(r.Missing) > 0:
 		return "FAIL: required areas not implemented by the adapter: " + strings.Join(r.Missing, ", ")
+	case len(r.Stale) > 0:
+		return "FAIL: known differences that no longer differ: " + strings.Join(r.Stale, ", ")
 	case r.Passed == 0 && r.Failed == 0:
 		return "FAIL: no case ran"
 	case r.Failed > 0:
@@ -214,8 +241,23 @@ func (r Report) WriteText(w io.Writer) {
 			}
 		}
 	}
+	knownBy := map[string]int{}
+	var reasons []string
+	for _, f := range r.Known {
+		if knownBy[f.Known] == 0 {
+			reasons = append(reasons, f.Known)
+		}
+		knownBy[f.Known]++
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "KNOWN difference: %s (%d cases)\n", why, knownBy[why])
+	}
 	for _, o := range r.Outside {
-		fmt.Fprintf(w, "OUTSIDE the declared domain: %s (%d cases)\n", o.Decision, len(o.Cases))
+		verdict := "shared"
+		if len(o.Differs) > 0 {
+			verdict = fmt.Sprintf("decided differently in %d", len(o.Differs))
+		}
+		fmt.Fprintf(w, "OUTSIDE the declared domain: %s: %s of %d cases\n", o.Decision, verdict, len(o.Cases))
 	}
 	if len(r.StderrTail) > 0 {
 		fmt.Fprintf(w, "adapter stderr, last %d lines:\n", len(r.StderrTail))

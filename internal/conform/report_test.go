@@ -209,3 +209,29 @@ func TestReportFormats(t *testing.T) {
 		t.Fatalf("tests %d failures %d suites %d", suites.Tests, suites.Failures, len(suites.Suites))
 	}
 }
+
+func TestKnownDifferences(t *testing.T) {
+	h := mutate(func(req Request, resp *Response) {
+		if req.Function == "shouldFallback" && req.Input["server"] == "CloudFront" {
+			resp.Result["fallback"] = false
+		}
+	})
+	known, err := ParseKnown([]byte(`{"differences":[{"case":"fallback-http-status-cloudfront-400-599","why":"no CloudFront rule"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, h, Options{Only: []string{AreaHosts}, Known: &known})
+	if rep.ExitCode() != ExitPass || len(rep.Known) != 200 || rep.Failed != 0 {
+		t.Fatalf("exit %d, %d known, %s", rep.ExitCode(), len(rep.Known), rep.Summary())
+	}
+	// The same list against an adapter that does apply the rule is stale.
+	rep = run(t, Self{}.Handle, Options{Only: []string{AreaHosts}, Known: &known})
+	if rep.ExitCode() != ExitFail || len(rep.Stale) != 1 || !strings.Contains(rep.verdict(), "no longer differ") {
+		t.Fatalf("exit %d, %s", rep.ExitCode(), rep.verdict())
+	}
+	for _, bad := range []string{`{}`, `{"differences":[{"case":"x"}]}`, `[`} {
+		if _, err := ParseKnown([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

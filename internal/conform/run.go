@@ -31,6 +31,10 @@ type Options struct {
 	// Deadline bounds the whole run; 0 means none.
 	Deadline time.Duration
 
+	// Known, if set, lists the cases the adapter is known to decide
+	// differently.
+	Known *Known
+
 	// started, if set, is called with the adapter's process id, and env
 	// is added to the adapter's environment (tests).
 	started func(pid int)
@@ -213,8 +217,6 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		switch {
 		case !slices.Contains(hello.Implements, c.Area):
 			rep.NotImplemented++
-		case rep.Domain == DomainSpec && c.Outside != "":
-			rep.outside(c)
 		default:
 			todo = append(todo, c)
 		}
@@ -238,6 +240,10 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 				rep.NotRun++
 				return stop(nil, "answer for case %s while case %s was asked", Quote(id), c.ID)
 			}
+			if rep.isOutside(c) {
+				rep.outside(c, true)
+				continue
+			}
 			rep.fail(c, nil, []Mismatch{{Problem: "unparsable answer: " + clip(line)}})
 			continue
 		}
@@ -252,15 +258,23 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 			return stop(nil, "answer for case %s while case %s was asked", Quote(resp.ID), c.ID)
 		}
 		lastID = c.ID
-		if bad := unknownKeys(line, answerKeys); len(bad) > 0 {
+		if bad := unknownKeys(line, answerKeys); len(bad) > 0 && !rep.isOutside(c) {
 			rep.fail(c, rawActual(line), []Mismatch{{Problem: "unknown keys " + quoteList(bad) + " in the answer (known: id, result, error)"}})
 			continue
 		}
-		if ms := check(c, resp, suite.Tolerance); len(ms) > 0 {
+		ms := check(c, resp, suite.Tolerance)
+		if rep.isOutside(c) {
+			rep.outside(c, len(ms) > 0)
+			continue
+		}
+		if len(ms) > 0 {
 			rep.fail(c, actualOf(resp), ms)
 		} else {
 			rep.pass(c)
 		}
+	}
+	if opt.Known != nil {
+		rep.applyKnown(*opt.Known)
 	}
 	// A stray line after the last answer is an answer given twice.
 	if line, err := lr.next(ctx, 50*time.Millisecond); err == nil {

@@ -23,7 +23,8 @@ const selfName = "reconnect-go (self)"
 type Handler func(Request) Response
 
 // Serve answers requests read from r on w with h, one JSON line each, until
-// r ends.
+// r ends. Non-finite numbers in a result are written as "NaN",
+// "Infinity" or "-Infinity".
 func Serve(h Handler, r io.Reader, w io.Writer) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -33,7 +34,13 @@ func Serve(h Handler, r io.Reader, w io.Writer) error {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return err
 		}
-		if err := enc.Encode(h(req)); err != nil {
+		resp := h(req)
+		for k, v := range resp.Result {
+			if f, ok := v.(float64); ok {
+				resp.Result[k] = wireNumber(f) // NaN and ±Inf as the protocol spells them
+			}
+		}
+		if err := enc.Encode(resp); err != nil {
 			return err
 		}
 	}
