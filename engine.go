@@ -61,6 +61,7 @@ type Engine struct {
 	ttlExpired    bool // connectionStateTtl passed since the connection was last up
 	lastReconnect time.Time
 	hadReconnect  bool
+	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
 
 	flap       flapState
 	transports [maxTransports]transportSlot

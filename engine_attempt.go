@@ -11,7 +11,7 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	if e.state != Connecting {
 		out = e.setState(out, Connecting, reason, 0, Failure{})
 	}
-	e.attemptErr = Failure{}
+	e.attemptErr, e.reconnectDue = Failure{}, false
 	e.order = e.order[:0]
 	e.flowStarted, e.flowHost, e.flowDisplaced, e.check, e.wsCheck = false, 0, false, checkNone, wsCheckNone
 	e.flow = HTTP
@@ -112,13 +112,14 @@ func (e *Engine) enterDisconnected(out []Action, reason Reason, f Failure) []Act
 	if e.retries < math.MaxInt {
 		e.retries++
 	}
-	retryIn := RetryDelay(e.cfg.Timeouts.DisconnectedRetry, e.retries, draw(e.src))
+	retryIn := e.retryDelay(e.retries)
 	out = e.setState(out, Disconnected, reason, retryIn, f)
 	return e.startTimer(out, TimerRetry, retryIn, 0)
 }
 
 func (e *Engine) enterSuspended(out []Action, reason Reason, f Failure) []Action {
-	e.retries = 0
-	out = e.setState(out, Suspended, reason, e.cfg.Timeouts.SuspendedRetry, f)
-	return e.startTimer(out, TimerRetry, e.cfg.Timeouts.SuspendedRetry, 0)
+	e.retries, e.reconnectDue = 0, false
+	retryIn := e.suspendedDelay()
+	out = e.setState(out, Suspended, reason, retryIn, f)
+	return e.startTimer(out, TimerRetry, retryIn, 0)
 }

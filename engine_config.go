@@ -66,6 +66,27 @@ type Config struct {
 	// or guard a shared one with a lock; see the package's Concurrency
 	// section).
 	Source Source
+
+	// The storm-safe options (opt-in; zero keeps the spec's behaviour; see
+	// docs/storm-safe-reconnect.md).
+
+	// ReconnectWindow, when positive, spreads the immediate reconnect after
+	// an unexpected drop (RTN15a) over a window: the engine enters
+	// DISCONNECTED with retryIn = ReconnectWindow × u for one draw u, and
+	// reconnects when that retry timer fires (ReasonReconnect, no retry
+	// number consumed). At most MaxReconnectWindow (1 m) and shorter than
+	// connectionStateTtl.
+	ReconnectWindow time.Duration
+	// RetrySpread, when positive, widens RTB1b's jitter: a DISCONNECTED
+	// retry waits SpreadRetryDelay(disconnectedRetryTimeout, n,
+	// RetrySpread, u), initial × coefficient × (1 − RetrySpread × u), in
+	// place of (1 − 0.2u). In [0, 1]; 0 means RTB1's 0.2, 1 is full jitter.
+	RetrySpread float64
+	// SuspendedSpread, when positive, jitters SUSPENDED retries:
+	// suspendedRetryTimeout × (1 − SuspendedSpread × u) for one draw u per
+	// retry, in place of the flat interval of RTN14e. In [0, 1]; 0 keeps it
+	// flat.
+	SuspendedSpread float64
 }
 
 // DefaultConfig returns the spec's defaults: DefaultTimeouts, the 2 s short
@@ -102,7 +123,7 @@ func (c Config) Validate() error {
 	if _, err := ResolveHosts(c.Endpoint); err != nil {
 		return inConfig(err)
 	}
-	return nil
+	return c.validateStorm()
 }
 
 // inConfig names a nested field's *FieldError by its path from Config:

@@ -17,6 +17,9 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		return e.onTransportLost(out, s, Failure{Kind: FailureTimeout})
 	case TimerRetry:
 		if e.state == Disconnected || e.state == Suspended {
+			if e.reconnectDue {
+				return e.startAttempt(out, ReasonReconnect)
+			}
 			return e.startAttempt(out, ReasonRetry)
 		}
 	case TimerStateTTL:

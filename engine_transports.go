@@ -159,8 +159,12 @@ func (e *Engine) onDrop(out []Action, f Failure) []Action {
 	if !e.hadReconnect || e.now.Sub(e.lastReconnect) >= immediateReconnectGap {
 		// RTN15a: reconnect at once; it does not consume a retry number.
 		e.hadReconnect, e.lastReconnect = true, e.now
-		out = e.setState(out, Disconnected, ReasonDropped, 0, f)
-		out = e.startAttempt(out, ReasonReconnect)
+		if e.cfg.ReconnectWindow > 0 {
+			out = e.windowedReconnect(out, f)
+		} else {
+			out = e.setState(out, Disconnected, ReasonDropped, 0, f)
+			out = e.startAttempt(out, ReasonReconnect)
+		}
 	} else {
 		out = e.enterDisconnected(out, ReasonDropped, f)
 	}

@@ -24,6 +24,7 @@ func buildScenariosFixture() scenariosFile {
 			"endpoint": "", "webSocket": true, "http": true, "policy": "websocket-first", "shortCircuitMs": 2000,
 			"disconnectedRetryTimeoutMs": 15000, "suspendedRetryTimeoutMs": 30000, "connectionStateTtlMs": 120000,
 			"realtimeRequestTimeoutMs": 10000, "httpRequestTimeoutMs": 10000, "httpMaxRetryCount": 3,
+			"reconnectWindowMs": 0, "retrySpread": 0, "suspendedSpread": 0,
 		},
 		Grammar: map[string]string{
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
@@ -33,7 +34,7 @@ func buildScenariosFixture() scenariosFile {
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
-			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed",
+			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed; with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0)",
 			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset",
 		},
 		Decisions: []string{
@@ -43,6 +44,7 @@ func buildScenariosFixture() scenariosFile {
 			"websocket-check policy: slow timer 4 s (websocket check, plus a connectivity check whose down means DISCONNECTED), give-up timer 10 s (HTTP unless the websocket check passed); a websocket that failed on every host gets a websocket check at once",
 			"activating a websocket closes every other transport",
 			"a drop from CONNECTED reconnects at once without consuming a retry number, at most once a second; a second drop within 1 s of the last immediate reconnect waits an RTB1 delay",
+			"storm-safe options (opt-in, docs/storm-safe-reconnect.md): reconnectWindowMs W > 0 turns the immediate reconnect into DISCONNECTED with retryIn = W × u and a reconnect (reason reconnect, no retry number) when that retry timer fires, the once-a-second rule counting from the drop; retrySpread s > 0 makes a DISCONNECTED retry wait initial × coefficient × (1 − s × u); suspendedSpread s > 0 makes a SUSPENDED retry wait suspendedRetryTimeout × (1 − s × u)",
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",

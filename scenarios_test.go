@@ -21,6 +21,9 @@ type scenarioConfig struct {
 	Policy               string   `json:"policy,omitempty"`
 	ConnectionStateTTLMs int64    `json:"connectionStateTtlMs,omitempty"`
 	FallbackHosts        []string `json:"fallbackHosts,omitempty"`
+	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
+	RetrySpread          float64  `json:"retrySpread,omitempty"`
+	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 }
 
 type scenarioStep struct {
@@ -638,7 +641,7 @@ func allScenarios() []scenario {
 			scenarioStep{AtMs: 640000, Event: "timer flap-hold", Expect: openWith(7, 640000, "websocket", P, "upgrade")},
 		)})
 
-	return out
+	return append(out, stormSafeScenarios()...)
 }
 
 // cat3 concatenates step lists.

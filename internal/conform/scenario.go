@@ -21,6 +21,9 @@ type ScenarioInput struct {
 		Policy               string   `json:"policy"`
 		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
 		FallbackHosts        []string `json:"fallbackHosts"`
+		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
+		RetrySpread          float64  `json:"retrySpread"`
+		SuspendedSpread      float64  `json:"suspendedSpread"`
 	} `json:"config"`
 	Draws []float64 `json:"draws"`
 	Steps []struct {
@@ -73,6 +76,8 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 	if in.Config.ConnectionStateTTLMs != 0 {
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
+	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
+	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":

@@ -192,8 +192,19 @@ func TestStormAttemptCountMatchesTheRetrySchedules(t *testing.T) {
 // Engine with the same draws attempts at the same instants, through the
 // immediate reconnect, RTB1 retries and SUSPENDED.
 func TestStormMatchesTheEngineClientByClient(t *testing.T) {
-	sc := StormConfig{Clients: 30, Strategy: StrategyRTB1, Timeouts: reconnect.DefaultTimeouts(),
-		Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 5, Bucket: time.Millisecond}
+	for _, sc := range []StormConfig{
+		{Clients: 30, Strategy: StrategyRTB1, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 5, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: DefaultSafe, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 6, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: SafeOptions{RetrySpread: 0.6, SuspendedSpread: 1}, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 250 * time.Second, Horizon: 10 * time.Minute, Seed: 7, Bucket: time.Millisecond},
+	} {
+		t.Run(sc.Strategy.String(), func(t *testing.T) { stormMatchesEngines(t, sc) })
+	}
+}
+
+func stormMatchesEngines(t *testing.T, sc StormConfig) {
 	r, err := Storm(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -224,6 +235,9 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 	cfg.Transports = reconnect.Availability{WebSocket: true}
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	cfg.Source = &StormSource{Seed: sc.Seed, ID: id}
+	if sc.Strategy == StrategyRTB1Safe {
+		cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = sc.Safe.Window, sc.Safe.RetrySpread, sc.Safe.SuspendedSpread
+	}
 	e, err := reconnect.NewEngine(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -201,7 +201,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 	horizonSlots := int64(sc.Horizon / slotWidth)
 	pending := 0
 	for id := range uint32(sc.Clients) {
-		d, _ := st.delay(&sc, 0, stormUniform(sc.Seed, id, 0), prevOf(id))
+		d, _ := st.delay(&sc, 0, stormUniform(sc.Seed, id, sc.drawIndex(0, false)), prevOf(id))
 		if s := int64(d / slotWidth); s <= horizonSlots {
 			w.push(s, id)
 			pending++
@@ -253,10 +253,11 @@ func Storm(sc StormConfig) (StormResult, error) {
 			if fails[id] < 1<<15 {
 				fails[id]++
 			}
-			u := stormUniform(sc.Seed, id, int(fails[id]))
+			suspended := slot >= ttlSlot && ttlSlot >= 0
+			u := stormUniform(sc.Seed, id, sc.drawIndex(int(fails[id]), suspended))
 			var d time.Duration
 			ok := true
-			if slot >= ttlSlot && ttlSlot >= 0 {
+			if suspended {
 				d = st.suspendedDelay(&sc, u)
 			} else {
 				d, ok = st.delay(&sc, int(fails[id]), u, prevOf(id))
@@ -320,7 +321,7 @@ func suspend(sc *StormConfig, w *stormWheel, slot int64, fails []uint16) {
 	}
 	for id := first; id != noClient; {
 		nextID := w.next[id]
-		u := stormUniform(sc.Seed, id, int(fails[id])+1<<16)
+		u := stormUniform(sc.Seed, id, sc.drawIndex(int(fails[id]), true))
 		w.push(slot+max(int64(sc.Strategy.suspendedDelay(sc, u)/slotWidth), 1), id)
 		id = nextID
 	}

@@ -164,10 +164,12 @@ func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32) (d time
 		}
 		return reconnect.RetryDelay(initial, a, u), true
 	case StrategyRTB1Safe:
+		// The engine's arithmetic (Config.ReconnectWindow, RetrySpread),
+		// so that a storm client and an engine agree to the nanosecond.
 		if a == 0 {
-			return time.Duration(float64(sc.Safe.Window) * u), true
+			return time.Duration(math.Round(float64(sc.Safe.Window) * u)), true
 		}
-		return time.Duration(float64(upper()) * (1 - sc.Safe.RetrySpread*u)), true
+		return reconnect.SpreadRetryDelay(initial, a, sc.Safe.RetrySpread, u), true
 	case StrategyDecorrelated:
 		if a == 0 {
 			*prev = uint32(decorrelatedBase / time.Millisecond)
@@ -219,9 +221,30 @@ func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32) (d time
 
 // suspendedDelay is the wait before a SUSPENDED retry for the draw u.
 func (s Strategy) suspendedDelay(sc *StormConfig, u float64) time.Duration {
-	d := sc.Timeouts.SuspendedRetry
 	if s == StrategyRTB1Safe {
-		d = time.Duration(float64(d) * (1 - sc.Safe.SuspendedSpread*u))
+		return reconnect.SpreadDelay(sc.Timeouts.SuspendedRetry, sc.Safe.SuspendedSpread, u)
 	}
-	return d
+	return sc.Timeouts.SuspendedRetry
+}
+
+// drawIndex is the index k of stormUniform for the draw a client makes
+// after fails refused attempts (fails 0: the drop), in the order an Engine
+// with the same options draws from its Source (StormSource counts from 1):
+// one for the reconnect window, one per RTB1 retry, and with a SUSPENDED
+// spread one at connectionStateTtl and one per SUSPENDED retry. Peers'
+// strategies draw at the drop too.
+func (sc *StormConfig) drawIndex(fails int, suspended bool) int {
+	k := fails
+	switch {
+	case !sc.Strategy.engineRules():
+		k++
+	case sc.Strategy == StrategyRTB1Safe:
+		if sc.Safe.Window > 0 {
+			k++
+		}
+		if suspended && sc.Safe.SuspendedSpread > 0 {
+			k++
+		}
+	}
+	return k
 }
