@@ -79,7 +79,11 @@ type Config struct {
 	// always does, as the SDK it models does.
 	RememberTransport bool
 	// Source draws the RTB1 jitter and the fallback host order; nil means
-	// DefaultSource. The engine calls it only from Step.
+	// DefaultSource. The engine calls it only from Step. A Source shared by
+	// engines stepped on different goroutines must be safe for concurrent
+	// use: DefaultSource is, a *rand.Rand is not (give each engine its own,
+	// or guard a shared one with a lock; see the package's Concurrency
+	// section).
 	Source Source
 
 	// The storm-safe options (opt-in; zero keeps the spec's behaviour; see
