@@ -105,13 +105,13 @@ func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe }
 type SafeOptions struct {
 	// Window spreads the immediate reconnect after a drop uniformly over
 	// [0, Window]; 0 keeps it immediate.
-	Window time.Duration
+	Window time.Duration `json:"windowNs"`
 	// RetrySpread is the width of the retry jitter: a retry waits
 	// upper(n) × (1 − RetrySpread·u); 0.2 is RTB1, 1 is full jitter.
-	RetrySpread float64
+	RetrySpread float64 `json:"retrySpread"`
 	// SuspendedSpread jitters SUSPENDED retries the same way:
 	// suspendedRetryTimeout × (1 − SuspendedSpread·u); 0 keeps them flat.
-	SuspendedSpread float64
+	SuspendedSpread float64 `json:"suspendedSpread"`
 }
 
 // DefaultSafe are the storm-safe options this package proposes, chosen
