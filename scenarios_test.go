@@ -22,6 +22,7 @@ type scenarioConfig struct {
 	ConnectionStateTTLMs int64    `json:"connectionStateTtlMs,omitempty"`
 	FallbackHosts        []string `json:"fallbackHosts,omitempty"`
 	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
+	ImmediateShare       float64  `json:"immediateShare,omitempty"`
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 }

@@ -22,6 +22,7 @@ type ScenarioInput struct {
 		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
 		FallbackHosts        []string `json:"fallbackHosts"`
 		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
+		ImmediateShare       float64  `json:"immediateShare"`
 		RetrySpread          float64  `json:"retrySpread"`
 		SuspendedSpread      float64  `json:"suspendedSpread"`
 	} `json:"config"`
@@ -77,6 +78,7 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
 	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
+	cfg.ImmediateShare = in.Config.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
 	switch in.Config.Policy {
 	case "", "websocket-first":

@@ -3,8 +3,8 @@ package sim
 import (
 	"errors"
 	"math/rand/v2"
-	"slices"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 

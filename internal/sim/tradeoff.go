@@ -45,11 +45,11 @@ type Tradeoff struct {
 
 // SafeTradeoff runs the storm base (its Strategy and Safe are ignored)
 // under rtb1, full and rtb1-safe with every combination of windows,
-// retry spreads and suspended spreads, and measures each window's cost to
+// immediate shares, retry spreads and suspended spreads, and measures each window's cost to
 // dropClients healthy clients' reconnect after a drop (real engines).
 // progress, if set, is called after each storm.
-func SafeTradeoff(base StormConfig, windows []time.Duration, retry, suspended []float64, dropClients int, progress func(done, total int)) (Tradeoff, error) {
-	total := 2 + len(windows)*len(retry)*len(suspended)
+func SafeTradeoff(base StormConfig, windows []time.Duration, shares, retry, suspended []float64, dropClients int, progress func(done, total int)) (Tradeoff, error) {
+	total := 2 + len(windows)*len(shares)*len(retry)*len(suspended)
 	done := 0
 	run := func(s Strategy, o SafeOptions) (StormResult, error) {
 		sc := base
@@ -70,24 +70,23 @@ func SafeTradeoff(base StormConfig, windows []time.Duration, retry, suspended []
 	if t.Full, err = run(StrategyFull, SafeOptions{}); err != nil {
 		return t, err
 	}
-	drop := map[time.Duration]time.Duration{}
-	for _, w := range append([]time.Duration{0}, windows...) {
-		drop[w] = dropMedian(w, dropClients, base.Seed)
-	}
-	t.DropMedian = drop[0]
+	t.DropMedian = dropMedian(SafeOptions{}, dropClients, base.Seed)
 	for _, w := range windows {
-		for _, rs := range retry {
-			for _, ss := range suspended {
-				o := SafeOptions{Window: w, RetrySpread: rs, SuspendedSpread: ss}
-				r, err := run(StrategyRTB1Safe, o)
-				if err != nil {
-					return t, err
+		for _, share := range shares {
+			dm := dropMedian(SafeOptions{Window: w, ImmediateShare: share}, dropClients, base.Seed)
+			for _, rs := range retry {
+				for _, ss := range suspended {
+					o := SafeOptions{Window: w, ImmediateShare: share, RetrySpread: rs, SuspendedSpread: ss}
+					r, err := run(StrategyRTB1Safe, o)
+					if err != nil {
+						return t, err
+					}
+					row := TradeoffRow{Safe: o, PeakPerSecond: r.PeakPerSecond, T99: r.T99, Total: r.Total,
+						PeakRatio: t.RTB1.PeakPerSecond / r.PeakPerSecond, T99Ratio: r.T99.Seconds() / t.Full.T99.Seconds(),
+						DropMedian: dm, DropAdded: dm - t.DropMedian}
+					row.MeetsAims = [3]bool{row.PeakRatio >= AimPeakRatio, row.T99Ratio <= AimT99Ratio, row.DropAdded <= w/2}
+					t.Rows = append(t.Rows, row)
 				}
-				row := TradeoffRow{Safe: o, PeakPerSecond: r.PeakPerSecond, T99: r.T99, Total: r.Total,
-					PeakRatio: t.RTB1.PeakPerSecond / r.PeakPerSecond, T99Ratio: r.T99.Seconds() / t.Full.T99.Seconds(),
-					DropMedian: drop[w], DropAdded: drop[w] - drop[0]}
-				row.MeetsAims = [3]bool{row.PeakRatio >= AimPeakRatio, row.T99Ratio <= AimT99Ratio, row.DropAdded <= w/2}
-				t.Rows = append(t.Rows, row)
 			}
 		}
 	}
@@ -95,13 +94,13 @@ func SafeTradeoff(base StormConfig, windows []time.Duration, retry, suspended []
 }
 
 // dropMedian is the median time from a drop to CONNECTED of n healthy
-// clients with reconnect window w (the same draws for every w).
-func dropMedian(w time.Duration, n int, seed uint64) time.Duration {
+// clients with the reconnect window of o (the same draws for every o).
+func dropMedian(o SafeOptions, n int, seed uint64) time.Duration {
 	if n <= 0 {
 		return 0
 	}
 	cfg := reconnect.DefaultConfig()
-	cfg.ReconnectWindow = w
+	cfg.ReconnectWindow, cfg.ImmediateShare = o.Window, o.ImmediateShare
 	cl := newClient(cfg, rand.New(rand.NewPCG(seed, 99)))
 	ts := make([]time.Duration, 0, n)
 	for range n {
