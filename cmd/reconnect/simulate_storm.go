@@ -191,9 +191,9 @@ func stormChart(results []sim.StormResult, clients int, bucket time.Duration) si
 
 // The grid simulate storm --tradeoff explores.
 var (
-	tradeoffWindows   = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second}
-	tradeoffShares    = []float64{0, 0.05, 0.1}
-	tradeoffRetry     = []float64{0.5, 1}
+	tradeoffWindows = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second}
+	tradeoffShares  = []float64{0, 0.05, 0.1}
+	tradeoffRetry   = []float64{0.5, 1}
 )
 
 func runTradeoff(o *stormOptions, stdout, stderr io.Writer) error {
