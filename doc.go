@@ -42,6 +42,9 @@
 //	  RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError, FailureNone
 //	  liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
 //
+//	the engine with real timers, transports and checks: package runner
+//	(RTN12a CLOSE on entering CLOSING, RTN17j the HTTP connectivity check).
+//
 // # Decisions
 //
 // Where the sources leave a point open, this package decides it, and the
