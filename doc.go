@@ -39,6 +39,11 @@
 //	  RTN15a immediate reconnect after a drop, one a second           ReasonReconnect
 //	  RTN17  host fallback with the connectivity check                ActionCheckConnectivity, EventConnectivity
 //	  RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
+//	  RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError, FailureNone
+//	  liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
+//
+//	the engine with real timers, transports and checks: package runner
+//	(RTN12a CLOSE on entering CLOSING, RTN17j the HTTP connectivity check).
 //
 // # Decisions
 //
@@ -70,7 +75,13 @@
 //     connectivity check, HTTP on the fallback hosts, then DISCONNECTED.
 //   - The short-circuit timer is armed only when HTTP is available too; a
 //     websocket failure starts HTTP at once unless HTTP has started or
-//     something is pending or active.
+//     something is pending or active. An HTTP transport closed for a
+//     websocket (rules 1 and 2) opens again on its host if that websocket
+//     dies before connecting, so working HTTP always connects within one
+//     attempt.
+//   - Every state change carries the failure that caused it (the zero
+//     Failure, FailureNone, for none); LastError is the failure of the
+//     last state change that carried one, cleared on CONNECTED.
 //
 // # Concurrency
 //
@@ -78,4 +89,17 @@
 // a PreferredHost and an Engine hold the state of one connection and, like
 // a *rand.Rand, are not: one per connection, on one goroutine or under the
 // caller's lock.
+//
+// What engines may share: one Config value may serve any number of
+// engines on any goroutines (NewEngine copies it and resolves its own
+// hosts, so later writes to Config.Endpoint.FallbackHosts change no
+// engine), and Hosts, Failure, Event and Action values are plain data. The
+// one shared thing an engine calls is Config.Source, from Step: shared by
+// engines on several goroutines it must be safe for concurrent use. A nil
+// Source (DefaultSource) is; a single *rand.Rand shared that way is a data
+// race. Give each engine its own generator (for a reproducible fleet,
+// rand.New(rand.NewPCG(seed, uint64(i))) for engine i), or wrap one in a
+// mutex. The same holds for the Source of a Backoff, Schedule or
+// AppendHostOrder called from several goroutines. Engine.Hosts returns a
+// copy, so what it returns may be kept and changed freely.
 package reconnect

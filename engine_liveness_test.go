@@ -69,9 +69,13 @@ type world struct {
 	httpHost string // the one host where HTTP works
 	ws       func() wsBehaviour
 	lat      func(string) time.Duration
-	timers   map[TimerID]bool
+	timers   map[TimerID]TimerKind // live timers
 	out      []Action
 	onChange func(a Action) // each state change, as it happens
+	onOpen   func(a Action) // each transport opened, if set
+	onWSDrop func()         // an active websocket dropped, if set
+	kinds    map[TransportID]Transport
+	active   TransportID
 }
 
 func (w *world) at(d time.Duration, ev Event) {
@@ -119,13 +123,28 @@ func (w *world) open(a Action) {
 
 // step feeds ev and plays the actions.
 func (w *world) step(ev Event) {
+	if (ev.Kind == EventTransportClosed || ev.Kind == EventTransportFailed) && ev.Transport == w.active &&
+		w.kinds[w.active] == WebSocket && w.e.State() == Connected && w.onWSDrop != nil {
+		w.onWSDrop()
+	}
 	w.out = w.e.Step(w.now, ev, w.out[:0])
 	for _, a := range w.out {
 		switch a.Kind {
 		case ActionOpenTransport:
+			w.kinds[a.Transport] = a.TransportKind
+			if w.onOpen != nil {
+				w.onOpen(a)
+			}
 			w.open(a)
+		case ActionActivateTransport:
+			w.active = a.Transport
+		case ActionDisposeTransport:
+			if a.Transport == w.active {
+				w.active = 0
+			}
+			delete(w.kinds, a.Transport)
 		case ActionStartTimer:
-			w.timers[a.Timer] = true
+			w.timers[a.Timer] = a.TimerKind
 			w.seq++
 			heap.Push(&w.q, worldEvent{at: a.Due, seq: w.seq, ev: Event{Kind: EventTimerFired, Timer: a.Timer}})
 		case ActionCancelTimer:
@@ -146,7 +165,7 @@ func (w *world) run(horizon time.Time) {
 		if it.at.After(horizon) {
 			return
 		}
-		if it.ev.Kind == EventTimerFired && !w.timers[it.ev.Timer] {
+		if _, live := w.timers[it.ev.Timer]; it.ev.Kind == EventTimerFired && !live {
 			continue // cancelled: a real SDK's timer would not fire
 		}
 		delete(w.timers, it.ev.Timer)
@@ -181,7 +200,7 @@ func TestPropertyLivenessHTTPWorksSoEveryAttemptConnects(t *testing.T) {
 		fixed := rapid.Bool().Draw(t, "sameBehaviourEveryTime")
 		first := wsBehaviour(rapid.IntRange(0, int(numWSBehaviours)-1).Draw(t, "websocket"))
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		w := &world{t: t, e: e, now: start, timers: map[TimerID]bool{},
+		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]Transport{},
 			httpHost: rapid.SampledFrom(hosts).Draw(t, "httpHost"),
 			ws: func() wsBehaviour {
 				if fixed {
@@ -221,6 +240,111 @@ func TestPropertyLivenessHTTPWorksSoEveryAttemptConnects(t *testing.T) {
 		}
 		if e.State() == Connecting && w.now.Sub(attemptFrom) > 2*time.Minute {
 			t.Fatalf("stuck CONNECTING since %v", attemptFrom.Sub(start))
+		}
+	})
+}
+
+// The flapping guard as a property: websockets that connect and die after
+// a while, HTTP that works. The test keeps its own account of websocket
+// drops and of when HTTP must be preferred (FlapGuard's doc), and checks
+// that the engine opens a websocket exactly when it may: no websocket at
+// all while HTTP is preferred, and otherwise the policy's websocket (the
+// first transport of a websocket-first attempt, the upgrade after HTTP
+// activates).
+func TestPropertyFlappingWebSocketGivesWayToHTTPForTheHold(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg, _ := livenessConfig(t)
+		cfg.Flap = FlapGuard{
+			Drops:  rapid.IntRange(1, 6).Draw(t, "drops"),
+			Window: time.Duration(rapid.IntRange(10, 600).Draw(t, "windowS")) * time.Second,
+			Hold:   time.Duration(rapid.IntRange(1, 20).Draw(t, "holdMin")) * time.Minute,
+		}
+		e, err := NewEngine(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hosts := append([]string{e.Hosts().Primary}, e.Hosts().Fallbacks...)
+		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		lifeMax := rapid.IntRange(1, 120).Draw(t, "lifeMaxS")
+		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]Transport{},
+			httpHost: rapid.SampledFrom(hosts).Draw(t, "httpHost"),
+			ws:       func() wsBehaviour { return wsConnectedKilled },
+			lat: func(label string) time.Duration {
+				switch label {
+				case "wsLifeMs":
+					return time.Duration(rapid.IntRange(1, lifeMax*1000).Draw(t, label)) * time.Millisecond
+				case "wsViableMs", "wsNextMs":
+					return time.Duration(rapid.IntRange(1, 3000).Draw(t, label)) * time.Millisecond
+				}
+				return time.Duration(rapid.IntRange(1, 4000).Draw(t, label)) * time.Millisecond
+			},
+		}
+		var drops []time.Time
+		var holdUntil time.Time
+		w.onWSDrop = func() {
+			drops = append(drops, w.now)
+			if k := cfg.Flap.Drops; len(drops) >= k && w.now.Sub(drops[len(drops)-k]) <= cfg.Flap.Window {
+				holdUntil, drops = w.now.Add(cfg.Flap.Hold), nil
+			}
+		}
+		holding := func() bool { return w.now.Before(holdUntil) }
+		wsOpened := false
+		w.onOpen = func(a Action) {
+			if a.TransportKind == WebSocket {
+				wsOpened = true
+				if holding() {
+					t.Fatalf("at %v a websocket opened while HTTP is preferred until %v", w.now.Sub(start), holdUntil.Sub(start))
+				}
+			}
+		}
+		w.onChange = func(a Action) {
+			if a.From == Connecting && a.To != Connected {
+				t.Fatalf("at %v an attempt ended %v although HTTP works", w.now.Sub(start), a.To)
+			}
+		}
+		// Step by step, check that each attempt start and each HTTP
+		// activation opened a websocket exactly when it may.
+		inner := w.onChange
+		w.onChange = func(a Action) {
+			inner(a)
+			if a.To == Connecting {
+				wsOpened = false
+			}
+		}
+		w.step(Event{Kind: EventConnect})
+		for w.q.Len() > 0 {
+			it := heap.Pop(&w.q).(worldEvent)
+			if it.at.After(start.Add(2 * time.Hour)) {
+				break
+			}
+			if _, live := w.timers[it.ev.Timer]; it.ev.Kind == EventTimerFired && !live {
+				continue
+			}
+			firedKind := w.timers[it.ev.Timer]
+			delete(w.timers, it.ev.Timer)
+			w.now = it.at
+			wsOpened = false
+			before := e.State()
+			wsLive := false
+			for _, k := range w.kinds {
+				wsLive = wsLive || k == WebSocket
+			}
+			holdOverOnHTTP := it.ev.Kind == EventTimerFired && firedKind == TimerFlapHold && before == Connected && w.kinds[w.active] == HTTP && !wsLive
+			w.step(it.ev)
+			startedAttempt := false
+			activatedHTTP := false
+			for _, a := range w.out {
+				startedAttempt = startedAttempt || a.Kind == ActionStateChange && a.To == Connecting
+				activatedHTTP = activatedHTTP || a.Kind == ActionActivateTransport && w.kinds[a.Transport] == HTTP
+			}
+			switch {
+			case startedAttempt && cfg.Policy == PolicyWebSocketFirst && wsOpened == holding():
+				t.Fatalf("at %v an attempt started with a websocket %v while HTTP preferred %v", w.now.Sub(start), wsOpened, holding())
+			case activatedHTTP && before == Connecting && wsOpened == holding():
+				t.Fatalf("at %v HTTP activated; upgrade websocket %v while HTTP preferred %v", w.now.Sub(start), wsOpened, holding())
+			case holdOverOnHTTP && !wsOpened:
+				t.Fatalf("at %v the hold ended on an HTTP connection and no upgrade websocket opened", w.now.Sub(start))
+			}
 		}
 	})
 }

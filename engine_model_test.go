@@ -183,10 +183,12 @@ func (h *engineHarness) checkInvariants(before State, ev Event) error {
 			continue
 		}
 		// Every opened transport is eventually disposed or active: while
-		// it is neither, its connect timeout is running.
+		// it is neither, its connect timeout is running (under
+		// PolicyWebSocketCheck, or the attempt limit: a transport that
+		// opened has no timeout of its own there).
 		found := false
 		for _, tm := range h.timers {
-			if tm.kind == TimerConnect && tm.transport == id {
+			if tm.kind == TimerConnect && tm.transport == id || tm.kind == TimerAttempt {
 				found = true
 			}
 		}

@@ -37,7 +37,10 @@ func clampUnit(u float64) float64 {
 // clamped as JitterCoefficient says, never trusted.
 //
 // The package reads a Source only where a function or type says so, and only
-// through Float64.
+// through Float64. A Source used from several goroutines at once (for
+// example one Config.Source shared by engines stepped on different
+// goroutines) must be safe for concurrent use; DefaultSource is, a
+// *rand.Rand is not.
 //
 // A nil Source means the default, which is one of two unseeded streams,
 // both uniform and different in every process: a Backoff made by

@@ -29,7 +29,7 @@ func buildScenariosFixture() scenariosFile {
 		Grammar: map[string]string{
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
-			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold  (at most one live timer has each name)",
+			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold | attempt | slow-check  (at most one live timer has each name)",
 			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",

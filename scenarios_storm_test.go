@@ -14,8 +14,8 @@ func stormSafeScenarios() []scenario {
 			Steps: []scenarioStep{
 				connectAt0(P),
 				{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
-				{AtMs: 1000, Event: "closed T1 disconnected:503", Expect: cat(disposeT(1),
-					withErr(stateRetry("connected", "disconnected", "dropped", 500), "disconnected:503"),
+				{AtMs: 1000, Event: "closed T1 disconnected:400", Expect: cat(disposeT(1),
+					withErr(stateRetry("connected", "disconnected", "dropped", 500), "disconnected:400"),
 					timerAt("retry", 1500), timerAt("state-ttl", 121000)), ExpectState: "disconnected", ExpectRetryCount: ip(0)},
 				{AtMs: 1500, Event: "timer retry", Expect: cat(stateTo("disconnected", "connecting", "reconnect"), wsFirst(2, 1500, P, "resume")),
 					ExpectRetryCount: ip(0)},

@@ -21,6 +21,8 @@ type scenarioConfig struct {
 	Policy               string   `json:"policy,omitempty"`
 	ConnectionStateTTLMs int64    `json:"connectionStateTtlMs,omitempty"`
 	FallbackHosts        []string `json:"fallbackHosts,omitempty"`
+	Preference           string   `json:"preference,omitempty"`
+	RememberTransport    bool     `json:"rememberTransport,omitempty"`
 	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
@@ -509,29 +511,6 @@ func allScenarios() []scenario {
 			{AtMs: 200, Event: "connected T2", Expect: cat(cancelT(connectT(2)), disposeT(1), activateT(2))},
 		}})
 
-	wsCheckStart := scenarioStep{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
-		openWith(1, 0, "websocket", H, "clean"), timerAt("websocket-slow", 4000), timerAt("websocket-give-up", 10000), timerAt("state-ttl", 120000))}
-	add(scenario{ID: "websocket-check-policy-rejected-websocket", Spec: "transport-fallback",
-		Comment: "the shipped websocket-only policy: a proxy refuses the websocket on every host; the websocket check fails at once, so HTTP takes over at once",
-		Config:  scenarioConfig{Policy: "websocket-check", Endpoint: H},
-		Steps: []scenarioStep{
-			wsCheckStart,
-			{AtMs: 40, Event: "failed T1 refused", Expect: cat(lost(1), "check-websocket")},
-			{AtMs: 90, Event: "websocket-check down", Expect: cat(cancelT("websocket-slow"), cancelT("websocket-give-up"), openWith(2, 90, "http", H, "clean"))},
-			{AtMs: 200, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 200, "websocket", H, "upgrade"))},
-		}})
-	add(scenario{ID: "websocket-check-policy-blackholed-websocket", Spec: "transport-fallback",
-		Comment: "the shipped websocket-only policy: a proxy blackholes websockets; checks start at 4 s, HTTP takes over at the 10 s give-up",
-		Config:  scenarioConfig{Policy: "websocket-check", Endpoint: H},
-		Steps: []scenarioStep{
-			wsCheckStart,
-			{AtMs: 4000, Event: "timer websocket-slow", Expect: cat("check-websocket", "check", timerAt("connectivity-check", 14000))},
-			{AtMs: 4100, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"))},
-			{AtMs: 10000, Event: "timer websocket-give-up", Expect: cat(lost(1), openWith(2, 10000, "http", H, "clean"))},
-			{AtMs: 10200, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 10200, "websocket", H, "upgrade"))},
-			{AtMs: 10300, Event: "websocket-check down", Expect: nil},
-		}})
-
 	add(scenario{ID: "bad-events-are-ignored", Spec: "engine",
 		Comment: "events for unknown transports and timers, duplicates and a time earlier than the last change nothing",
 		Steps: []scenarioStep{
@@ -633,14 +612,15 @@ func allScenarios() []scenario {
 				stateTo("disconnected", "connecting", "reconnect"), openWith(5, 40000, "http", P, "resume"), timerAt("state-ttl", 160000))},
 			scenarioStep{AtMs: 40100, Event: "connected T5", Expect: cat(cancelT(connectT(5)), activateT(5), cancelT("state-ttl"),
 				stateTo("connecting", "connected", "connected"), timerAt("flap-hold", 640000))},
-			scenarioStep{AtMs: 100000, Event: "closed T5 disconnected:503", Expect: cat(disposeT(5),
-				withErr(stateRetry("connected", "disconnected", "dropped", 0), "disconnected:503"),
+			scenarioStep{AtMs: 100000, Event: "closed T5 disconnected:400", Expect: cat(disposeT(5),
+				withErr(stateRetry("connected", "disconnected", "dropped", 0), "disconnected:400"),
 				stateTo("disconnected", "connecting", "reconnect"), openWith(6, 100000, "http", P, "resume"), timerAt("state-ttl", 220000))},
 			scenarioStep{AtMs: 100100, Event: "connected T6", Expect: cat(cancelT(connectT(6)), activateT(6), cancelT("state-ttl"),
 				stateTo("connecting", "connected", "connected")), ExpectState: "connected"},
 			scenarioStep{AtMs: 640000, Event: "timer flap-hold", Expect: openWith(7, 640000, "websocket", P, "upgrade")},
 		)})
 
+	out = append(out, parityScenarios()...)
 	return append(out, stormSafeScenarios()...)
 }
 

@@ -3,6 +3,8 @@ package runner_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/runner"
@@ -66,4 +68,18 @@ func Example() {
 	// send hello
 	// connected → closing close-requested
 	// closing → closed closed
+}
+
+// HTTPConnectivityCheck is the default connectivity check; an SDK passes
+// its own HTTP client and check URL through Options.CheckConnectivity.
+func ExampleHTTPConnectivityCheck() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprintln(w, "yes")
+	}))
+	defer srv.Close()
+	check := runner.HTTPConnectivityCheck(srv.Client(), srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), reconnect.DefaultTimeouts().HTTPRequest)
+	defer cancel()
+	fmt.Println("up:", check(ctx))
+	// Output: up: true
 }

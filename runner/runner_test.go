@@ -142,6 +142,12 @@ func TestCancelLeavesNoGoroutineRealTime(t *testing.T) {
 	<-net.asks // the check's goroutine waits for an answer
 	cancel()
 	<-r.Done()
+	// Done is closed by the last goroutine as it ends; give the scheduler
+	// a moment to retire it (no sleep: yield until the count drops).
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
 	if after := runtime.NumGoroutine(); after > before {
 		t.Fatalf("%d goroutines after the stop, %d before", after, before)
 	}
@@ -238,4 +244,31 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	if _, err := New(context.Background(), Options{Dialer: newMemDialer()}); !errors.As(err, &fe) {
 		t.Fatalf("zero Config: %v, want a *reconnect.FieldError", err)
 	}
+}
+
+func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, d, _, rec := newTestRunner(t, t.Context(), reconnect.DefaultConfig())
+		r.Connect()
+		synctest.Wait()
+		tr := d.transport(1)
+		for range 10_000 {
+			tr.report.Viable()
+			tr.report.Connected()
+		}
+		r.mu.Lock()
+		queued := len(r.inbox)
+		r.mu.Unlock()
+		if queued > 2 {
+			t.Fatalf("%d events queued for one transport's repeated reports, want at most 2", queued)
+		}
+		synctest.Wait()
+		tr.report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
+		tr.report.Closed(reconnect.Failure{Kind: reconnect.FailureRefused})
+		synctest.Wait()
+		if n := len(rec.all()); r.State() != reconnect.Connecting || n != 4 {
+			// connecting, connected, the drop, the immediate reconnect
+			t.Fatalf("state %v after %d changes", r.State(), n)
+		}
+	})
 }

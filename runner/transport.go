@@ -60,8 +60,9 @@ type Transport interface {
 // runner gives each transport its own Reporter in Dialer.Open. Its methods
 // never block, are safe for concurrent use and may be called from any
 // goroutine; the runner feeds them to the engine in the order they were
-// called. Reports after the runner has closed the transport are ignored,
-// as are duplicates (the engine's rule).
+// called. Each kind of report counts once, and nothing counts after Failed
+// or Closed: later and repeated reports are ignored, as are reports after
+// the runner has closed the transport.
 type Reporter interface {
 	// Viable: the transport has shown itself viable (see the package doc
 	// for the exact moment for websocket and HTTP).

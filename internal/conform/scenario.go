@@ -21,6 +21,8 @@ type ScenarioInput struct {
 		Policy               string   `json:"policy"`
 		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
 		FallbackHosts        []string `json:"fallbackHosts"`
+		Preference           string   `json:"preference"`
+		RememberTransport    bool     `json:"rememberTransport"`
 		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
 		RetrySpread          float64  `json:"retrySpread"`
 		SuspendedSpread      float64  `json:"suspendedSpread"`
@@ -78,6 +80,10 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 	}
 	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
 	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
+	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
+		return cfg, nil, err
+	}
+	cfg.RememberTransport = in.Config.RememberTransport
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":
