@@ -96,6 +96,12 @@ type Config struct {
 	// number consumed). At most MaxReconnectWindow (1 m) and shorter than
 	// connectionStateTtl.
 	ReconnectWindow time.Duration
+	// ImmediateShare, with a ReconnectWindow, is the share of drops that
+	// still reconnect at once: the window's draw u below ImmediateShare
+	// reconnects at once (as RTN15a), any other waits ReconnectWindow ×
+	// (u − ImmediateShare) / (1 − ImmediateShare). In [0, 1); ignored
+	// without a window.
+	ImmediateShare float64
 	// RetrySpread, when positive, widens RTB1b's jitter: a DISCONNECTED
 	// retry waits SpreadRetryDelay(disconnectedRetryTimeout, n,
 	// RetrySpread, u), initial × coefficient × (1 − RetrySpread × u), in

@@ -24,7 +24,7 @@ func buildScenariosFixture() scenariosFile {
 			"endpoint": "", "webSocket": true, "http": true, "policy": "websocket-first", "shortCircuitMs": 2000,
 			"disconnectedRetryTimeoutMs": 15000, "suspendedRetryTimeoutMs": 30000, "connectionStateTtlMs": 120000,
 			"realtimeRequestTimeoutMs": 10000, "httpRequestTimeoutMs": 10000, "httpMaxRetryCount": 3,
-			"reconnectWindowMs": 0, "retrySpread": 0, "suspendedSpread": 0,
+			"reconnectWindowMs": 0, "immediateShare": 0, "retrySpread": 0, "suspendedSpread": 0,
 		},
 		Grammar: map[string]string{
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
@@ -44,7 +44,7 @@ func buildScenariosFixture() scenariosFile {
 			"websocket-check policy: slow timer 4 s (websocket check, plus a connectivity check whose down means DISCONNECTED), give-up timer 10 s (HTTP unless the websocket check passed); a websocket that failed on every host gets a websocket check at once",
 			"activating a websocket closes every other transport",
 			"a drop from CONNECTED reconnects at once without consuming a retry number, at most once a second; a second drop within 1 s of the last immediate reconnect waits an RTB1 delay",
-			"storm-safe options (opt-in, docs/storm-safe-reconnect.md): reconnectWindowMs W > 0 turns the immediate reconnect into DISCONNECTED with retryIn = W × u and a reconnect (reason reconnect, no retry number) when that retry timer fires, the once-a-second rule counting from the drop; retrySpread s > 0 makes a DISCONNECTED retry wait initial × coefficient × (1 − s × u); suspendedSpread s > 0 makes a SUSPENDED retry wait suspendedRetryTimeout × (1 − s × u)",
+			"storm-safe options (opt-in, docs/storm-safe-reconnect.md): reconnectWindowMs W > 0 turns the immediate reconnect into DISCONNECTED with retryIn = W × (u − s) / (1 − s) for immediateShare s (0 by default) and a reconnect (reason reconnect, no retry number) when that retry timer fires, or, when u < s, the immediate reconnect as before; the once-a-second rule counts from the drop; retrySpread s > 0 makes a DISCONNECTED retry wait initial × coefficient × (1 − s × u); suspendedSpread s > 0 makes a SUSPENDED retry wait suspendedRetryTimeout × (1 − s × u)",
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",

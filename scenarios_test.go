@@ -24,6 +24,7 @@ type scenarioConfig struct {
 	Preference           string   `json:"preference,omitempty"`
 	RememberTransport    bool     `json:"rememberTransport,omitempty"`
 	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
+	ImmediateShare       float64  `json:"immediateShare,omitempty"`
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 }

@@ -24,6 +24,7 @@ type ScenarioInput struct {
 		Preference           string   `json:"preference"`
 		RememberTransport    bool     `json:"rememberTransport"`
 		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
+		ImmediateShare       float64  `json:"immediateShare"`
 		RetrySpread          float64  `json:"retrySpread"`
 		SuspendedSpread      float64  `json:"suspendedSpread"`
 	} `json:"config"`
@@ -79,6 +80,7 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
 	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
+	cfg.ImmediateShare = in.Config.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
 	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
 		return cfg, nil, err
