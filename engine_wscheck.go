@@ -97,8 +97,15 @@ func (e *Engine) onPreferenceCheck(out []Action, up bool) []Action {
 }
 
 // forgetFailedPreference forgets the remembered transport when the attempt
-// that started on it ended without connecting.
-func (e *Engine) forgetFailedPreference() {
+// that started on it failed to connect (reason connect-failed). An attempt
+// that ended because the internet or the network was down, or
+// connectionStateTtl passed, says nothing about the transport: the
+// preference stays.
+func (e *Engine) forgetFailedPreference(reason Reason) {
+	if reason != ReasonConnectFailed {
+		e.prefStart = NoTransport
+		return
+	}
 	if e.prefStart != NoTransport {
 		e.pref = e.pref.Apply(PreferenceEventAttemptFailed, e.prefStart, e.now)
 		e.prefStart = NoTransport
