@@ -219,10 +219,12 @@ func (h *engineHarness) checkInvariants(before State, ev Event) error {
 			continue
 		}
 		// Every opened transport is eventually disposed or active: while
-		// it is neither, its connect timeout is running.
+		// it is neither, its connect timeout is running (under
+		// PolicyWebSocketCheck, or the attempt limit: a transport that
+		// opened has no timeout of its own there).
 		found := false
 		for _, tm := range h.timers {
-			if tm.kind == TimerConnect && tm.transport == id {
+			if tm.kind == TimerConnect && tm.transport == id || tm.kind == TimerAttempt {
 				found = true
 			}
 		}
@@ -238,9 +240,9 @@ func (h *engineHarness) checkInvariants(before State, ev Event) error {
 	case Connecting:
 		// Something must move the attempt on: a transport's connect
 		// timeout, the short circuit, the connectivity check's timeout or
-		// a websocket-check policy timer. The state-TTL timer always runs
+		// a websocket-check policy or attempt-limit timer. The state-TTL timer always runs
 		// and does not count; nor do the retry, close and flap-hold timers.
-		if !h.hasTimer(TimerConnect, TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp) {
+		if !h.hasTimer(TimerConnect, TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt) {
 			return fmt.Errorf("stuck CONNECTING: no timer moves the attempt on")
 		}
 	case Disconnected, Suspended:

@@ -20,7 +20,10 @@ type scenarioConfig struct {
 	Policy               string   `json:"policy,omitempty"`
 	ConnectionStateTTLMs int64    `json:"connectionStateTtlMs,omitempty"`
 	FallbackHosts        []string `json:"fallbackHosts,omitempty"`
+	Preference           string   `json:"preference,omitempty"`
+	RememberTransport    bool     `json:"rememberTransport,omitempty"`
 	ReconnectWindowMs    int64    `json:"reconnectWindowMs,omitempty"`
+	ImmediateShare       float64  `json:"immediateShare,omitempty"`
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 }
@@ -508,29 +511,6 @@ func allScenarios() []scenario {
 			{AtMs: 200, Event: "connected T2", Expect: cat(cancelT(connectT(2)), disposeT(1), activateT(2))},
 		}})
 
-	wsCheckStart := scenarioStep{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
-		openWith(1, 0, "websocket", H, "clean"), timerAt("websocket-slow", 4000), timerAt("websocket-give-up", 10000), timerAt("state-ttl", 120000))}
-	add(scenario{ID: "websocket-check-policy-rejected-websocket", Spec: "transport-fallback",
-		Comment: "the shipped websocket-only policy: a proxy refuses the websocket on every host; the websocket check fails at once, so HTTP takes over at once",
-		Config:  scenarioConfig{Policy: "websocket-check", Endpoint: H},
-		Steps: []scenarioStep{
-			wsCheckStart,
-			{AtMs: 40, Event: "failed T1 refused", Expect: cat(lost(1), "check-websocket")},
-			{AtMs: 90, Event: "websocket-check down", Expect: cat(cancelT("websocket-slow"), cancelT("websocket-give-up"), openWith(2, 90, "http", H, "clean"))},
-			{AtMs: 200, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 200, "websocket", H, "upgrade"))},
-		}})
-	add(scenario{ID: "websocket-check-policy-blackholed-websocket", Spec: "transport-fallback",
-		Comment: "the shipped websocket-only policy: a proxy blackholes websockets; checks start at 4 s, HTTP takes over at the 10 s give-up",
-		Config:  scenarioConfig{Policy: "websocket-check", Endpoint: H},
-		Steps: []scenarioStep{
-			wsCheckStart,
-			{AtMs: 4000, Event: "timer websocket-slow", Expect: cat("check-websocket", "check", timerAt("connectivity-check", 14000))},
-			{AtMs: 4100, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"))},
-			{AtMs: 10000, Event: "timer websocket-give-up", Expect: cat(lost(1), openWith(2, 10000, "http", H, "clean"))},
-			{AtMs: 10200, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 10200, "websocket", H, "upgrade"))},
-			{AtMs: 10300, Event: "websocket-check down", Expect: nil},
-		}})
-
 	add(scenario{ID: "bad-events-are-ignored", Spec: "engine",
 		Comment: "events for unknown transports and timers, duplicates and a time earlier than the last change nothing",
 		Steps: []scenarioStep{
@@ -547,6 +527,7 @@ func allScenarios() []scenario {
 
 	out = append(out, errorScenarios()...)
 	out = append(out, livenessScenarios()...)
+	out = append(out, parityScenarios()...)
 	out = append(out, stormSafeScenarios()...)
 	return append(out, edgeScenarios()...)
 }

@@ -1,0 +1,161 @@
+// Command lab runs runner-driven clients against the lab's loopback
+// server with a fault applied, and prints their timeline.
+//
+//	go run ./cmd/lab -fault NAME -clients N     the demo
+//	go run ./cmd/lab compare [flags]            the simulator against the lab
+//	go run ./cmd/lab storm [flags]              a server restart under load
+//
+// Every byte goes to 127.0.0.1. Run `go run ./cmd/lab -h` for the flags.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/lab"
+	"github.com/reconnect-go/reconnect/runner"
+)
+
+func main() {
+	args := os.Args[1:]
+	run := demo
+	if len(args) > 0 {
+		switch args[0] {
+		case "compare":
+			run, args = compare, args[1:]
+		case "storm":
+			run, args = storm, args[1:]
+		}
+	}
+	if err := run(args, os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "lab:", err)
+		os.Exit(2)
+	}
+}
+
+// demo is the default command: one fault, N clients, a live timeline and
+// the one-line summary. It returns nil when the run completed, whatever
+// the fault did to the clients.
+func demo(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fault := fs.String("fault", "none", "the fault: "+strings.Join(lab.FaultNames(), ", "))
+	clients := fs.Int("clients", 10, "runner-driven clients, 1 to 20000")
+	status := fs.Int("status", 403, "the status reject-websocket answers (400 to 599)")
+	after := fs.Bool("after-connected", false, "kill-websocket kills right after CONNECTED instead of before")
+	latency := fs.Float64("latency", 0, "every connection's latency, median in milliseconds (0: none)")
+	sigma := fs.Float64("latency-sigma", 0, "the latency's log-normal sigma (0: always the median)")
+	shortCircuit := fs.Duration("short-circuit", reconnect.DefaultShortCircuit, "the websocket's head start before HTTP")
+	horizon := fs.Duration("horizon", 20*time.Second, "stop waiting for a client to connect after this long")
+	linger := fs.Duration("linger", 0, "keep the clients running this long after the last one connected")
+	spread := fs.Duration("spread", 0, "spread the connect requests over this long")
+	seed := fs.Uint64("seed", 1, "seed of the server's fault and latency draws")
+	quiet := fs.Bool("quiet", false, "print only the summary")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	switch {
+	case *clients < 1 || *clients > 20000:
+		return fmt.Errorf("-clients %d: want 1 to 20000", *clients)
+	case *status < 400 || *status > 599:
+		return fmt.Errorf("-status %d: want 400 to 599", *status)
+	case !(*latency >= 0 && *latency < 1e6) || !(*sigma >= 0 && *sigma <= 10):
+		return fmt.Errorf("-latency %v -latency-sigma %v: want 0 ≤ latency < 1e6 ms and 0 ≤ sigma ≤ 10", *latency, *sigma)
+	case *shortCircuit <= 0 || *horizon <= 0 || *linger < 0 || *spread < 0:
+		return errors.New("-short-circuit and -horizon must be positive, -linger and -spread not negative")
+	}
+	pf, err := lab.NamedFault(*fault, lab.FaultParams{Status: *status, AfterConnected: *after,
+		Latency: lab.Dist{MedianMs: *latency, Sigma: *sigma}})
+	if err != nil {
+		return err
+	}
+	s, err := lab.NewServer(lab.Options{Seed: *seed})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := pf.Apply(s); err != nil {
+		return err
+	}
+	cfg := reconnect.DefaultConfig()
+	cfg.ShortCircuit = *shortCircuit
+	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
+		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
+	tl := &timeline{out: out, quiet: *quiet}
+	f, err := lab.StartFleet(context.Background(), s, lab.FleetOptions{Clients: *clients, Config: cfg, Spread: *spread, OnChange: tl.change})
+	if err != nil {
+		return err
+	}
+	tl.setStart(f.Started())
+	res := f.WaitConnected(*horizon)
+	if *linger > 0 {
+		time.Sleep(*linger)
+	}
+	f.Stop()
+	fmt.Fprintln(out, lab.Summarize(res, *horizon))
+	return nil
+}
+
+// timeline prints state changes as they happen.
+type timeline struct {
+	out   io.Writer
+	quiet bool
+	mu    sync.Mutex
+	start time.Time
+	early []func()
+}
+
+func (t *timeline) setStart(at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.start = at
+	for _, f := range t.early {
+		f()
+	}
+	t.early = nil
+}
+
+func (t *timeline) change(i int, c runner.StateChange) {
+	if t.quiet {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	print := func() { fmt.Fprintln(t.out, formatChange(c.At.Sub(t.start), i, c)) }
+	if t.start.IsZero() {
+		t.early = append(t.early, print)
+		return
+	}
+	print()
+}
+
+// formatChange is one timeline line: time, client, state change, and the
+// transport and host, or the retry and the reason.
+func formatChange(at time.Duration, i int, c runner.StateChange) string {
+	line := fmt.Sprintf("%9.3fs  client %-4d %-12s → %-12s", at.Seconds(), i+1, c.From, c.To)
+	var detail []string
+	if c.To == reconnect.Connected {
+		detail = append(detail, c.Transport.String(), c.Host)
+	} else if c.Reason != reconnect.ReasonNone {
+		detail = append(detail, c.Reason.String())
+	}
+	if c.Failure.Kind != reconnect.FailureNone {
+		detail = append(detail, c.Failure.String())
+	}
+	if c.RetryIn > 0 {
+		detail = append(detail, "retry in "+c.RetryIn.Round(time.Millisecond).String())
+	}
+	return strings.TrimRight(line+"  "+strings.Join(slices.DeleteFunc(detail, func(s string) bool { return s == "" }), "  "), " ")
+}
