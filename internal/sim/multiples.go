@@ -132,7 +132,7 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 		y0 := float64(mpPadT + legendH + r*(mpH+mpGapY))
 		px := func(x float64) float64 { return x0 + (tx(x)-xmin)/(xmax-xmin)*mpW }
 		py := func(y float64) float64 { return y0 + mpH - (ty(y)-ylo)/(ymax-ylo)*mpH }
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" font-weight="bold">%s</text>`+"\n", x0, y0-8, fontAttrs, labelSize-1, html.EscapeString(p.Title))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" font-weight="bold">%s</text>`+"\n", x0, y0-8, fontAttrs, tick, html.EscapeString(p.Title))
 		for _, yt := range yticks {
 			y := y0 + mpH - (yt-ylo)/(ymax-ylo)*mpH
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s"/>`+"\n", x0, x0+mpW, y, y, gridColour)
