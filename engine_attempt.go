@@ -37,12 +37,13 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 }
 
 // firstTransports opens the attempt's first transports on the host
-// e.firstHost: the remembered transport if Config.RememberTransport, else
-// the policy's choice.
+// e.firstHost: a remembered HTTP if Config.RememberTransport, else the
+// policy's choice.
 func (e *Engine) firstTransports(out []Action) []Action {
 	e.forceFallback = false
 	if e.cfg.RememberTransport {
-		if st := e.pref.Start(e.now, e.cfg.PreferenceTTL, e.cfg.Transports); st.Transport != NoTransport {
+		// A remembered websocket is what the policies start with anyway.
+		if st := e.pref.Start(e.now, e.cfg.PreferenceTTL, e.cfg.Transports); st.Transport == HTTP {
 			return e.startOnPreference(out, st)
 		}
 	}
@@ -134,7 +135,7 @@ var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, Timer
 func (e *Engine) enterDisconnected(out []Action, reason Reason, f Failure) []Action {
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone
-	e.forgetFailedPreference()
+	e.forgetFailedPreference(reason)
 	if e.ttlExpired {
 		return e.enterSuspended(out, reason, f)
 	}

@@ -57,7 +57,8 @@ const (
 	// websockets keep dropping.
 	PreferenceEventWebSocketUnstable
 	// PreferenceEventAttemptFailed: an attempt that started on a transport
-	// ended without connecting.
+	// failed to connect on it. The engine sends it only for a connect
+	// failure, not when the internet or the network was down.
 	PreferenceEventAttemptFailed
 	// PreferenceEventWebSocketCheckPassed: the background websocket check
 	// of a remembered HTTP preference opened a websocket.

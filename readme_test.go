@@ -230,6 +230,6 @@ func TestREADMECountsTheScenarios(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, want := string(m[1]), strconv.Itoa(len(f.Items)); got != want {
-		t.Errorf("README.md says fixtures/scenarios.json holds %s timelines; it holds %s", got, want)
+		t.Errorf("README.md says fixtures/scenarios.json holds %s timelines; it holds %s: update the number in README.md's engine section", got, want)
 	}
 }

@@ -128,6 +128,16 @@ func parityScenarios() []scenario {
 					timerAt("attempt", 50000), "check-websocket", openWith(3, 30000, "http", H, "resume"), timerAt("state-ttl", 150000))},
 				{AtMs: 30030, Event: "connected T3", Expect: wsCheckConnected(3), ExpectState: "connected"},
 			}},
+		{ID: "preference-remembered-http-under-websocket-first-races-the-websocket", Spec: "transport-preference",
+			Comment: "Config.RememberTransport under the websocket-first policy: a remembered HTTP starts alone with the websocket check in the background; " +
+				"the check passes, so a websocket opens beside the HTTP still in flight and the first to connect wins (here the websocket)",
+			Config: scenarioConfig{Endpoint: H, Preference: rememberedHTTP, RememberTransport: true},
+			Steps: []scenarioStep{
+				{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
+					"check-websocket", openWith(1, 0, "http", H, "clean"), timerAt("state-ttl", 120000))},
+				{AtMs: 25, Event: "websocket-check up", Expect: openWith(2, 25, "websocket", H, "clean")},
+				{AtMs: 60, Event: "connected T2", Expect: cat(becomeConnected(2, false), lost(1)), ExpectState: "connected"},
+			}},
 		{ID: "suspended-the-moment-connection-state-ttl-passes-mid-attempt", Spec: "RTN14e",
 			Comment: "connectionStateTtl passes while an attempt is in flight: SUSPENDED at that moment, the attempt's transports closed, not when the attempt ends",
 			Config:  scenarioConfig{Endpoint: H, ConnectionStateTTLMs: 30000},

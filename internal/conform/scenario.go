@@ -151,7 +151,7 @@ var eventKinds = map[string]reconnect.EventKind{"connect": reconnect.EventConnec
 var FailureKinds = map[string]reconnect.FailureKind{}
 
 func init() {
-	for k := reconnect.FailureOther; k <= reconnect.FailureToken; k++ {
+	for k := reconnect.FailureNone; k <= reconnect.FailureToken; k++ {
 		FailureKinds[k.String()] = k
 	}
 }
