@@ -134,6 +134,9 @@ var hostDecisionCases = []endpointCase{
 	badEndpoint("invalid-policy-id-ends-with-hyphen", "acme-"),
 	badEndpoint("invalid-policy-id-nbsp", "acme\u00a0"),
 	badEndpoint("invalid-nonprod-policy-id-hyphen", "nonprod:-x"),
+	// REC1b1: endpoint and environment never combine, whatever the endpoint.
+	{id: "invalid-hostname-and-environment", endpoint: "rt.example.com", environment: "acme", errField: fieldEnvironment},
+	{id: "invalid-nonprod-and-environment-production", endpoint: "nonprod:sandbox", environment: "production", errField: fieldEnvironment},
 	{id: "invalid-environment-hyphen", environment: "-", errField: fieldEnvironment},
 	{id: "invalid-environment-64-bytes", environment: label64, errField: fieldEnvironment},
 }
