@@ -181,9 +181,10 @@ func (s *Server) admit() bool {
 }
 
 // Restart takes every realtime host down, drops all their connections,
-// and brings them back up after downFor (with their faults otherwise
-// unchanged). It returns when the hosts are back.
+// and brings them back up downFor after the call (with their faults
+// otherwise unchanged). It returns when the hosts are back.
 func (s *Server) Restart(downFor time.Duration) error {
+	back := time.Now().Add(downFor) // dropping many connections takes a while: count from now
 	var hs []*host
 	s.mu.Lock()
 	for _, n := range s.order {
@@ -196,7 +197,7 @@ func (s *Server) Restart(downFor time.Duration) error {
 		s.down(h)
 	}
 	select {
-	case <-time.After(downFor):
+	case <-time.After(time.Until(back)):
 	case <-s.stop:
 		return errors.New("lab: server closed")
 	}

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -114,7 +115,7 @@ func RunStorm(ctx context.Context, o StormOptions) (StormRun, error) {
 	if err := s.Restart(o.Downtime); err != nil {
 		return StormRun{}, err
 	}
-	progress("the server is back; waiting for the clients")
+	progress(fmt.Sprintf("the server is back %v after the restart; waiting for the clients", time.Since(restart).Round(time.Millisecond)))
 	select {
 	case <-allBack:
 	case <-time.After(time.Until(restart.Add(o.Horizon))):
