@@ -144,12 +144,17 @@ func RunStorm(ctx context.Context, o StormOptions) (StormRun, error) {
 	if n := (o.Clients*99 + 99) / 100; len(back) >= n {
 		run.T99 = back[n-1]
 	}
-	run.PeakPerSecond, run.RetryPeakPerSecond = peaks(run.Attempts, o.Bucket)
+	// The retry peak leaves out the immediate reconnects, however long
+	// the drop took to reach every client.
+	run.PeakPerSecond, _ = peaks(run.Attempts, o.Bucket)
+	if skip := int(run.DropSpread / o.Bucket); skip < len(run.Attempts) {
+		_, run.RetryPeakPerSecond = peaks(run.Attempts[max(skip-1, 0):], o.Bucket)
+	}
 	return run, nil
 }
 
 // peaks is the largest bucket scaled to a second, and the same without
-// the first bucket (the immediate reconnects).
+// the first bucket.
 func peaks(attempts []int, bucket time.Duration) (float64, float64) {
 	peak, retry := 0, 0
 	for k, a := range attempts {
