@@ -41,6 +41,13 @@
 //	  RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
 //	  RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError, FailureNone
 //	  liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
+//	  RTN14e SUSPENDED the moment connectionStateTtl passes mid-attempt TimerStateTTL
+//	  RTN17f1 DISCONNECTED 500–504 while connected: a fallback host   ActionCheckConnectivity, then ActionOpenTransport
+//	  ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
+//	  the transport preference (spec §4)                              Preference, Config.Preference, Engine.Preference
+//
+//	the engine with real timers, transports and checks: package runner
+//	(RTN12a CLOSE on entering CLOSING, RTN17j the HTTP connectivity check).
 //
 // # Decisions
 //

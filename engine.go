@@ -14,7 +14,7 @@ type checkPurpose uint8
 const (
 	checkNone     checkPurpose = iota
 	checkFallback              // before the next fallback host (RTN17j)
-	checkSlow                  // PolicyWebSocketCheck's slow timer
+	checkForced                // before an attempt that starts on a fallback host (RTN17f1)
 )
 
 // wsCheckState is the state of PolicyWebSocketCheck's websocket check.
@@ -81,6 +81,22 @@ type Engine struct {
 	flowDisplaced bool
 	check         checkPurpose
 	wsCheck       wsCheckState
+	// slowFirst: PolicyWebSocketCheck's slow connectivity check (in flight
+	// while TimerSlowCheck runs) was asked for before the fallback check
+	// in flight, so the next answer is its.
+	slowFirst bool
+	// firstHost is the host-order index the attempt's first transports
+	// open on: 0, or 1 after a server-directed fallback (RTN17f1).
+	firstHost int
+
+	// Across attempts: the transport preference, the transport the current
+	// attempt started on because of it, whether the websocket check in
+	// flight is its background check, and a fallback host forced for the next
+	// attempt (RTN17f1).
+	pref          Preference
+	prefStart     Transport
+	prefCheck     bool
+	forceFallback bool
 }
 
 // NewEngine returns an engine in state INITIALIZED, or the *FieldError of
@@ -100,7 +116,7 @@ func NewEngine(c Config) (*Engine, error) {
 		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
 	c.Flap = c.Flap.withDefaults()
-	e := &Engine{cfg: c, hosts: h, src: c.Source}
+	e := &Engine{cfg: c, hosts: h, src: c.Source, pref: c.Preference}
 	e.order = make([]string, 0, 1+len(h.Fallbacks))
 	return e, nil
 }
@@ -111,8 +127,14 @@ func NewEngine(c Config) (*Engine, error) {
 // without allocating. The IDs of new transports and timers start again at
 // 1, so the SDK must drop every transport and timer of the old life first.
 func (e *Engine) Reset() {
-	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, order: e.order[:0]}
+	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, order: e.order[:0], pref: e.cfg.Preference}
 }
+
+// Preference returns the transport preference as it stands: what to
+// persist (Preference.MarshalText) and give to the next engine in
+// Config.Preference. It changes only under PolicyWebSocketCheck or with
+// Config.RememberTransport.
+func (e *Engine) Preference() Preference { return e.pref }
 
 // State returns the connection state.
 func (e *Engine) State() State { return e.state }
@@ -189,6 +211,9 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	case EventTimerFired:
 		return e.onTimer(out, ev.Timer)
 	case EventConnectivity:
+		if e.hasTimer(TimerSlowCheck) && (e.check == checkNone || e.slowFirst) {
+			return e.onSlowCheck(out, ev.Up)
+		}
 		if e.check != checkNone {
 			out = e.cancelTimers(out, TimerConnectivityCheck)
 			return e.onConnectivity(out, ev.Up)
@@ -229,6 +254,7 @@ func (e *Engine) onClose(out []Action) []Action {
 	case Connected:
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
 		out = e.cancelTimers(out, attemptTimers...)
+		out = e.cancelTimers(out, TimerFlapHold) // no upgrade for a closing connection
 		e.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0, Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)

@@ -14,9 +14,38 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	e.attemptErr, e.reconnectDue = Failure{}, false
 	e.order = e.order[:0]
 	e.flowStarted, e.flowHost, e.flowDisplaced, e.check, e.wsCheck = false, 0, false, checkNone, wsCheckNone
+	e.firstHost, e.prefStart, e.prefCheck = 0, NoTransport, false
 	e.flow = HTTP
 	if !e.cfg.Transports.HTTP {
 		e.flow = WebSocket
+	}
+	if e.cfg.Policy == PolicyWebSocketCheck {
+		out = e.startTimer(out, TimerAttempt, e.cfg.GiveUpTimeout+e.cfg.Timeouts.RealtimeRequest, 0)
+	}
+	if e.wsCheckPolicy() {
+		return e.startWSCheckAttempt(out)
+	}
+	if e.forceFallback && e.hostCount() > 1 {
+		// RTN17f1: the server sent the client away; check the internet,
+		// then start on a fallback host (onConnectivity).
+		e.forceFallback = false
+		e.check = checkForced
+		out = append(out, Action{Kind: ActionCheckConnectivity})
+		return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+	}
+	return e.firstTransports(out)
+}
+
+// firstTransports opens the attempt's first transports on the host
+// e.firstHost: a remembered HTTP if Config.RememberTransport, else the
+// policy's choice.
+func (e *Engine) firstTransports(out []Action) []Action {
+	e.forceFallback = false
+	if e.cfg.RememberTransport {
+		// A remembered websocket is what the policies start with anyway.
+		if st := e.pref.Start(e.now, e.cfg.PreferenceTTL, e.cfg.Transports); st.Transport == HTTP {
+			return e.startOnPreference(out, st)
+		}
 	}
 	first := FirstStep{Transport: HTTP}
 	switch {
@@ -26,17 +55,11 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 		first = ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
 	case !e.cfg.Transports.HTTP:
 		first = FirstStep{Transport: WebSocket}
-	case e.cfg.Policy == PolicyWebSocketCheck && e.cfg.Transports.WebSocket:
-		// The websocket walks the hosts itself, watched by two timers.
-		e.flow = WebSocket
-		out = e.startFlow(out)
-		out = e.startTimer(out, TimerWebSocketSlow, e.cfg.SlowTimeout, 0)
-		return e.startTimer(out, TimerWebSocketGiveUp, e.cfg.GiveUpTimeout, 0)
 	}
 	if first.Transport == e.flow {
 		return e.startFlow(out)
 	}
-	out = e.open(out, WebSocket, e.hosts.Primary, e.connectMode(), roleShortCircuit)
+	out = e.open(out, WebSocket, e.hostAt(e.firstHost), e.connectMode(), roleShortCircuit)
 	if first.ShortCircuit > 0 {
 		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
 	}
@@ -52,22 +75,28 @@ func (e *Engine) connectMode() Mode {
 	return ModeClean
 }
 
-// startFlow opens the flow transport on the primary host.
+// startFlow opens the flow transport on the attempt's first host (the
+// primary, or a fallback after RTN17f1).
 func (e *Engine) startFlow(out []Action) []Action {
 	out = e.cancelTimers(out, TimerShortCircuit)
-	e.flowStarted, e.flowHost, e.flowDisplaced = true, 0, false
-	return e.open(out, e.flow, e.hosts.Primary, e.connectMode(), roleFlow)
+	e.flowStarted, e.flowHost, e.flowDisplaced = true, e.firstHost, false
+	return e.open(out, e.flow, e.hostAt(e.firstHost), e.connectMode(), roleFlow)
+}
+
+// hostAt returns the host at index i of this attempt's host order (0 is
+// the primary, drawn or not).
+func (e *Engine) hostAt(i int) string {
+	if i == 0 || i >= len(e.order) {
+		return e.hosts.Primary
+	}
+	return e.order[i]
 }
 
 // reopenFlow opens the flow transport again on the host where it was
 // displaced by a websocket that was then lost.
 func (e *Engine) reopenFlow(out []Action) []Action {
 	e.flowDisplaced = false
-	host := e.hosts.Primary
-	if e.flowHost > 0 {
-		host = e.order[e.flowHost]
-	}
-	return e.open(out, e.flow, host, e.connectMode(), roleFlow)
+	return e.open(out, e.flow, e.hostAt(e.flowHost), e.connectMode(), roleFlow)
 }
 
 // maybeEndAttempt ends a CONNECTING attempt that has nothing left in flight:
@@ -98,7 +127,7 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 }
 
 // attemptTimers are the timers that belong to one connection attempt.
-var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp}
+var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerSlowCheck}
 
 // enterDisconnected schedules the next attempt: RTB1 from DISCONNECTED, or
 // the flat SUSPENDED interval once connectionStateTtl has passed; the
@@ -106,6 +135,7 @@ var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, Timer
 func (e *Engine) enterDisconnected(out []Action, reason Reason, f Failure) []Action {
 	out = e.cancelTimers(out, attemptTimers...)
 	e.check, e.wsCheck = checkNone, wsCheckNone
+	e.forgetFailedPreference(reason)
 	if e.ttlExpired {
 		return e.enterSuspended(out, reason, f)
 	}

@@ -18,14 +18,22 @@ const (
 	// PolicyHTTPFirst is what the proposal replaced: HTTP first, with host
 	// fallback, then an upgrade to a websocket once HTTP is active.
 	PolicyHTTPFirst
-	// PolicyWebSocketCheck is the websocket-only policy a major JavaScript
-	// SDK ships: the websocket walks the hosts on its own; after
-	// Config.SlowTimeout (4 s) a websocket check and an HTTP connectivity
-	// check run (the latter down means DISCONNECTED); after
-	// Config.GiveUpTimeout (10 s) HTTP takes over unless the websocket
-	// check passed; and when the websocket has failed on every host, a
-	// websocket check runs at once: failed means HTTP now, passed means
-	// DISCONNECTED, no answer leaves it to the give-up timer.
+	// PolicyWebSocketCheck is the connection manager of ably-js 2.28.0,
+	// checked against the real SDK timeline by timeline
+	// (conformance/ably-js-parity): an attempt starts on the remembered
+	// transport (Config.Preference; a remembered HTTP checks the websocket
+	// in the background and returns to it when it opens), else the
+	// websocket walks the hosts on its own; after Config.SlowTimeout (4 s) a
+	// websocket check and an HTTP connectivity check run (the latter down
+	// means DISCONNECTED); a failed websocket check stops the websocket
+	// walk; after Config.GiveUpTimeout (10 s) HTTP takes over unless the
+	// websocket check passed; when the websocket has failed on every host a
+	// websocket check runs at once (failed means HTTP now, passed means
+	// DISCONNECTED, no answer leaves it to the give-up timer); a transport
+	// that opens ends the slow and give-up timers and its own connect
+	// timeout; the attempt ends after GiveUpTimeout + realtimeRequestTimeout
+	// (TimerAttempt) however many hosts remain; the same runs with websocket
+	// as the only transport; and no upgrade follows an active HTTP.
 	PolicyWebSocketCheck
 	numPolicies
 )
@@ -59,6 +67,17 @@ type Config struct {
 	// dropping, prefer HTTP for a while. The zero value means its
 	// defaults; see FlapGuard.
 	Flap FlapGuard
+	// Preference is the remembered transport to start with, as the SDK
+	// persisted it (see Preference.MarshalText); the zero value remembers
+	// nothing. Engine.Preference returns the current one to persist.
+	Preference Preference
+	// PreferenceTTL is how long a remembered transport is used; 0 means
+	// DefaultPreferenceTTL. It must not be negative.
+	PreferenceTTL time.Duration
+	// RememberTransport makes PolicyWebSocketFirst and PolicyHTTPFirst
+	// remember and use the transport preference too; PolicyWebSocketCheck
+	// always does, as the SDK it models does.
+	RememberTransport bool
 	// Source draws the RTB1 jitter and the fallback host order; nil means
 	// DefaultSource. The engine calls it only from Step. A Source shared by
 	// engines stepped on different goroutines must be safe for concurrent
@@ -77,6 +96,12 @@ type Config struct {
 	// number consumed). At most MaxReconnectWindow (1 m) and shorter than
 	// connectionStateTtl.
 	ReconnectWindow time.Duration
+	// ImmediateShare, with a ReconnectWindow, is the share of drops that
+	// still reconnect at once: the window's draw u below ImmediateShare
+	// reconnects at once (as RTN15a), any other waits ReconnectWindow ×
+	// (u − ImmediateShare) / (1 − ImmediateShare). In [0, 1); ignored
+	// without a window.
+	ImmediateShare float64
 	// RetrySpread, when positive, widens RTB1b's jitter: a DISCONNECTED
 	// retry waits SpreadRetryDelay(disconnectedRetryTimeout, n,
 	// RetrySpread, u), initial × coefficient × (1 − RetrySpread × u), in
@@ -114,6 +139,8 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "Config.SlowTimeout", Value: c.SlowTimeout.String(), Problem: "must not be negative"}
 	case c.GiveUpTimeout < 0:
 		return &FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
+	case c.PreferenceTTL < 0:
+		return &FieldError{Field: "Config.PreferenceTTL", Value: c.PreferenceTTL.String(), Problem: "must not be negative"}
 	case c.Policy >= numPolicies:
 		return &FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
 	}

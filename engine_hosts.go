@@ -12,8 +12,8 @@ func (e *Engine) hostCount() int {
 func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 	purpose := e.check
 	e.check = checkNone
-	if purpose == checkSlow && up {
-		return e.maybeEndAttempt(out)
+	if purpose == checkFallback && e.cfg.Policy == PolicyWebSocketCheck && e.flow == WebSocket && e.wsCheck == wsCheckFailed {
+		return out // the failed websocket check stopped the walk: the give-up timer decides
 	}
 	if !up {
 		// RTN17j: the internet is down, so no fallback host; and nothing
@@ -24,6 +24,10 @@ func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 	if len(e.order) == 0 {
 		e.order = AppendHostOrder(e.order, e.hosts, e.cfg.Timeouts.HTTPMaxRetryCount, e.src)
 	}
+	if purpose == checkForced {
+		e.firstHost = 1
+		return e.firstTransports(out)
+	}
 	e.flowHost++
 	return e.open(out, e.flow, e.order[e.flowHost], e.connectMode(), roleFlow)
 }
@@ -32,6 +36,7 @@ func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 // (PolicyWebSocketCheck).
 func (e *Engine) switchToHTTP(out []Action) []Action {
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+	// The slow connectivity check goes on: its "down" still ends the attempt.
 	out = e.cancelTimers(out, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerConnectivityCheck)
 	e.check = checkNone
 	e.flow = HTTP
@@ -39,6 +44,9 @@ func (e *Engine) switchToHTTP(out []Action) []Action {
 }
 
 func (e *Engine) onWebSocketCheck(out []Action, up bool) []Action {
+	if e.prefCheck {
+		return e.onPreferenceCheck(out, up)
+	}
 	if up {
 		e.wsCheck = wsCheckPassed
 	} else {

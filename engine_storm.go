@@ -20,6 +20,8 @@ func (c Config) validateStorm() error {
 		return &FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be between 0 and 1m"}
 	case c.ReconnectWindow >= c.Timeouts.ConnectionStateTTL:
 		return &FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be shorter than Timeouts.ConnectionStateTTL"}
+	case !(c.ImmediateShare >= 0 && c.ImmediateShare < 1):
+		return &FieldError{Field: "Config.ImmediateShare", Value: fmt.Sprint(c.ImmediateShare), Problem: "must be at least 0 and below 1"}
 	case !(c.RetrySpread >= 0 && c.RetrySpread <= 1):
 		return &FieldError{Field: "Config.RetrySpread", Value: fmt.Sprint(c.RetrySpread), Problem: "must be between 0 and 1"}
 	case !(c.SuspendedSpread >= 0 && c.SuspendedSpread <= 1):
@@ -53,11 +55,29 @@ func SpreadDelay(d time.Duration, spread, u float64) time.Duration {
 	return roundDuration(float64(d) * (1 - float64(clampUnit(spread)*clampUnit(u))))
 }
 
+// WindowWait is the wait before the reconnect after a drop under
+// Config.ReconnectWindow w and ImmediateShare share for the draw u: 0 when
+// u < share, else w × (u − share) / (1 − share), rounded to the nearest
+// nanosecond; u and share are clamped into [0, 1] (NaN counting as 0) and
+// a share of 1 or more waits 0.
+func WindowWait(w time.Duration, share, u float64) time.Duration {
+	u, share = clampUnit(u), clampUnit(share)
+	if w <= 0 || u < share || share >= 1 {
+		return 0
+	}
+	return roundDuration(float64(w) * float64((u-share)/(1-share)))
+}
+
 // windowedReconnect is the immediate reconnect after a drop under
-// Config.ReconnectWindow: DISCONNECTED for ReconnectWindow × u, then the
-// reconnect (still ReasonReconnect, still no retry number).
+// Config.ReconnectWindow: DISCONNECTED for WindowWait, then the reconnect
+// (still ReasonReconnect, still no retry number); at once when the wait
+// is 0.
 func (e *Engine) windowedReconnect(out []Action, f Failure) []Action {
-	wait := roundDuration(float64(e.cfg.ReconnectWindow) * float64(clampUnit(draw(e.src))))
+	wait := WindowWait(e.cfg.ReconnectWindow, e.cfg.ImmediateShare, draw(e.src))
+	if wait == 0 {
+		out = e.setState(out, Disconnected, ReasonDropped, 0, f)
+		return e.startAttempt(out, ReasonReconnect)
+	}
 	e.reconnectDue = true
 	out = e.setState(out, Disconnected, ReasonDropped, wait, f)
 	return e.startTimer(out, TimerRetry, wait, 0)

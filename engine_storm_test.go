@@ -21,6 +21,8 @@ func TestConfigValidateRejectsBadStormSafeFields(t *testing.T) {
 		{"Config.RetrySpread", func(c *Config) { c.RetrySpread = math.NaN() }},
 		{"Config.RetrySpread", func(c *Config) { c.RetrySpread = 1.5 }},
 		{"Config.SuspendedSpread", func(c *Config) { c.SuspendedSpread = -0.1 }},
+		{"Config.ImmediateShare", func(c *Config) { c.ImmediateShare = 1 }},
+		{"Config.ImmediateShare", func(c *Config) { c.ImmediateShare = math.NaN() }},
 		{"Config.SuspendedSpread", func(c *Config) { c.SuspendedSpread = math.Inf(1) }},
 	} {
 		cfg := DefaultConfig()
@@ -55,6 +57,10 @@ func TestPropertySpreadRetryDelayGeneralisesRTB1(t *testing.T) {
 			t.Fatalf("spread %v u %v: %v outside [%v, %v] or increasing in u", s, u, d, lo, upper)
 		}
 	})
+	if WindowWait(2*time.Second, 0.1, 0.05) != 0 || WindowWait(2*time.Second, 0.1, 0.55) != time.Second || WindowWait(2*time.Second, 0, 1) != 2*time.Second ||
+		WindowWait(time.Second, 1, 0.5) != 0 || WindowWait(0, 0, 1) != 0 {
+		t.Fatal("WindowWait")
+	}
 	if SpreadDelay(30*time.Second, math.NaN(), 0.5) != 30*time.Second || SpreadDelay(-1, 1, 1) != 0 || SpreadRetryDelay(0, 1, 1, 1) != 0 {
 		t.Fatal("NaN spread, non-positive durations")
 	}

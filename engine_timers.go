@@ -24,36 +24,42 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		}
 	case TimerStateTTL:
 		e.ttlExpired = true
-		if e.state == Disconnected {
+		switch e.state {
+		case Disconnected:
 			out = e.cancelTimers(out, TimerRetry)
 			// Still without a connection for the same failure.
 			return e.enterSuspended(out, ReasonStateTTL, e.stateErr)
+		case Connecting:
+			// SUSPENDED at that moment, also in the middle of an attempt.
+			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			return e.enterDisconnected(out, ReasonStateTTL, e.stateErr)
 		}
 	case TimerConnectivityCheck:
 		if e.check != checkNone {
 			return e.onConnectivity(out, false)
 		}
 	case TimerWebSocketSlow:
-		if e.state == Connecting && e.flow == WebSocket {
-			if e.wsCheck == wsCheckNone {
-				e.wsCheck = wsCheckPending
-				out = append(out, Action{Kind: ActionCheckWebSocket})
-			}
-			if e.check == checkNone {
-				e.check = checkSlow
-				out = append(out, Action{Kind: ActionCheckConnectivity})
-				out = e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
-			}
-		}
+		return e.onSlowTimer(out)
 	case TimerWebSocketGiveUp:
 		if e.state == Connecting && e.flow == WebSocket {
-			if e.wsCheck != wsCheckPassed {
+			if e.wsCheck == wsCheckPassed {
+				return e.maybeEndAttempt(out)
+			}
+			if e.cfg.Transports.HTTP {
 				return e.switchToHTTP(out)
 			}
-			return e.maybeEndAttempt(out)
+			// Without HTTP there is nothing to give up to: the attempt
+			// limit decides.
 		}
 	case TimerFlapHold:
 		return e.onFlapHoldOver(out)
+	case TimerAttempt:
+		if e.state == Connecting {
+			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)
+		}
+	case TimerSlowCheck:
+		return e.onSlowCheck(out, false)
 	case TimerClose:
 		if e.state == Closing {
 			out = e.disposeWhere(out, func(*transportSlot) bool { return true })

@@ -37,6 +37,9 @@ type transportSlot struct {
 }
 
 func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
+	if e.cfg.Policy == PolicyWebSocketCheck {
+		out = e.onOpened(out, s)
+	}
 	pending, active := e.find(slotPending), e.find(slotActive)
 	d, _ := DecidePending(s.kind, s.mode, kindOf(pending), kindOf(active))
 	switch d {
@@ -90,12 +93,15 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		// Nothing can do better than an active websocket: close the rest.
 		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
 	}
+	if e.usesPreference() {
+		e.pref, e.prefStart = e.pref.Apply(PreferenceEventConnected, s.kind, e.now), NoTransport
+	}
 	if e.state != Connected {
 		e.retries, e.ttlExpired, e.everConnected = 0, false, true
 		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
 		out = e.setState(out, Connected, ReasonConnected, 0, Failure{})
 	}
-	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport {
+	if k, m := UpgradeAfterActivation(s.kind, e.cfg.Transports); k != NoTransport && e.cfg.Policy != PolicyWebSocketCheck {
 		if e.preferHTTP() {
 			// No upgrade until the flapping guard's hold is over.
 			if !e.hasTimer(TimerFlapHold) {
@@ -118,13 +124,21 @@ func (e *Engine) onTransportLost(out []Action, s *transportSlot, f Failure) []Ac
 
 // lose disposes a transport that is not active and carries the attempt on.
 func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
-	r := s.role
+	r, wasPending := s.role, s.status == slotPending
 	out = e.dispose(out, s)
 	if e.state != Connecting {
 		return out // an upgrade websocket failing, or a leftover
 	}
 	if f.failed() {
 		e.attemptErr = f
+	}
+	if e.cfg.Policy == PolicyWebSocketCheck {
+		if wasPending {
+			return e.onPendingLost(out, f)
+		}
+		if r == roleFlow && e.flow == WebSocket && e.wsCheck == wsCheckFailed {
+			return out // the failed websocket check stopped the walk: the give-up timer decides
+		}
 	}
 	switch r {
 	case roleShortCircuit:
@@ -136,7 +150,7 @@ func (e *Engine) lose(out []Action, s *transportSlot, f Failure) []Action {
 		}
 	case roleFlow:
 		if ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
-			e.check = checkFallback
+			e.check, e.slowFirst = checkFallback, e.hasTimer(TimerSlowCheck)
 			out = append(out, Action{Kind: ActionCheckConnectivity})
 			return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
 		}
@@ -156,19 +170,33 @@ func (e *Engine) onDrop(out []Action, f Failure) []Action {
 		out = e.cancelTimers(out, TimerClose)
 		return e.setState(out, Closed, ReasonClosed, 0, Failure{})
 	}
-	if !e.hadReconnect || e.now.Sub(e.lastReconnect) >= immediateReconnectGap {
-		// RTN15a: reconnect at once; it does not consume a retry number.
-		e.hadReconnect, e.lastReconnect = true, e.now
-		if e.cfg.ReconnectWindow > 0 {
-			out = e.windowedReconnect(out, f)
-		} else {
-			out = e.setState(out, Disconnected, ReasonDropped, 0, f)
-			out = e.startAttempt(out, ReasonReconnect)
-		}
-	} else {
-		out = e.enterDisconnected(out, ReasonDropped, f)
-	}
+	out = e.reconnect(out, f)
 	return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+}
+
+// reconnect goes DISCONNECTED after a drop and reconnects at once (RTN15a;
+// it does not consume a retry number), or, within a second of the last
+// immediate reconnect, after an RTB1 delay: a server or proxy that accepts
+// and drops every connection gets no reconnect a second from every client.
+// A DISCONNECTED that qualifies for a fallback host (RTN17f1: status
+// 500–504) makes the next attempt check the internet and start on a
+// fallback host, and forgets the transport preference.
+func (e *Engine) reconnect(out []Action, f Failure) []Action {
+	if f.Kind == FailureDisconnected && ShouldFallback(f) && e.hostCount() > 1 {
+		e.forceFallback = true
+		if e.usesPreference() {
+			e.pref = e.pref.Apply(PreferenceEventServerFallback, NoTransport, e.now)
+		}
+	}
+	if e.hadReconnect && e.now.Sub(e.lastReconnect) < immediateReconnectGap {
+		return e.enterDisconnected(out, ReasonDropped, f)
+	}
+	e.hadReconnect, e.lastReconnect = true, e.now
+	if e.cfg.ReconnectWindow > 0 {
+		return e.windowedReconnect(out, f)
+	}
+	out = e.setState(out, Disconnected, ReasonDropped, 0, f)
+	return e.startAttempt(out, ReasonReconnect)
 }
 
 func (e *Engine) open(out []Action, k Transport, host string, m Mode, r role) []Action {

@@ -192,10 +192,19 @@ const (
 	// (Config.Flap); when it fires an HTTP connection opens an upgrade
 	// websocket again.
 	TimerFlapHold
+	// TimerAttempt: PolicyWebSocketCheck's attempt limit,
+	// Config.GiveUpTimeout + realtimeRequestTimeout from the start of an
+	// attempt; when it fires the attempt has failed, however many hosts
+	// remain.
+	TimerAttempt
+	// TimerSlowCheck: httpRequestTimeout for the connectivity check
+	// PolicyWebSocketCheck's slow timer asks for; when it fires that check
+	// counts as down.
+	TimerSlowCheck
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }

@@ -48,136 +48,6 @@ const (
 // fallbackLetters are the five fallback host labels of REC2c.
 var fallbackLetters = [...]string{"a", "b", "c", "d", "e"}
 
-// ResolveHosts derives the primary and fallback hosts from the endpoint
-// options, per REC1 and REC2:
-//
-//	Endpoint              primary                          fallbacks
-//	""                    main.realtime.ably.net           main.[a-e].fallback.ably-realtime.com
-//	"acme"                acme.realtime.ably.net           acme.[a-e].fallback.ably-realtime.com
-//	"nonprod:acme"        acme.realtime.ably-nonprod.net   acme.[a-e].fallback.ably-realtime-nonprod.com
-//	"rt.example.com"      rt.example.com                   none
-//	Environment "acme"    as Endpoint "acme"
-//
-// An explicit FallbackHosts replaces the derived fallback hosts. Invalid
-// options return a *FieldError naming the option and the problem: Endpoint
-// and Environment both set; an empty or malformed routing policy id; a host
-// name that is empty, longer than 253 bytes, or holds white space, control
-// characters or any of / \ ? # @; a fallback host listed twice or equal to
-// the primary host.
-func ResolveHosts(o EndpointOptions) (Hosts, error) {
-	var h Hosts
-	switch {
-	case o.Endpoint != "" && o.Environment != "":
-		return Hosts{}, &FieldError{Field: "EndpointOptions.Environment", Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1)"}
-	case o.Environment != "":
-		id := o.Environment
-		if id == "production" {
-			id = defaultPolicy
-		}
-		if err := checkPolicyID("EndpointOptions.Environment", o.Environment, id); err != nil {
-			return Hosts{}, err
-		}
-		h = policyHosts(id, prodPrimary, prodFallbacks)
-	case o.Endpoint == "":
-		h = policyHosts(defaultPolicy, prodPrimary, prodFallbacks)
-	case isExplicitHost(o.Endpoint):
-		if err := checkHost("EndpointOptions.Endpoint", o.Endpoint); err != nil {
-			return Hosts{}, err
-		}
-		h = Hosts{Primary: o.Endpoint, Fallbacks: []string{}}
-	case strings.HasPrefix(o.Endpoint, nonprodPrefix):
-		id := o.Endpoint[len(nonprodPrefix):]
-		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, id); err != nil {
-			return Hosts{}, err
-		}
-		h = policyHosts(id, nonprodPrimary, nonprodFallbacks)
-	default:
-		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, o.Endpoint); err != nil {
-			return Hosts{}, err
-		}
-		h = policyHosts(o.Endpoint, prodPrimary, prodFallbacks)
-	}
-	if o.FallbackHosts != nil {
-		h.Fallbacks = make([]string, 0, len(o.FallbackHosts))
-		for i, fh := range o.FallbackHosts {
-			field := "EndpointOptions.FallbackHosts[" + strconv.Itoa(i) + "]"
-			if err := checkHost(field, fh); err != nil {
-				return Hosts{}, err
-			}
-			if fh == h.Primary || containsString(h.Fallbacks, fh) {
-				return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "is listed twice (or is the primary host)"}
-			}
-			h.Fallbacks = append(h.Fallbacks, fh)
-		}
-	}
-	return h, nil
-}
-
-func policyHosts(id, primarySuffix, fallbackSuffix string) Hosts {
-	h := Hosts{Primary: id + primarySuffix, Fallbacks: make([]string, len(fallbackLetters))}
-	for i, l := range fallbackLetters {
-		h.Fallbacks[i] = id + "." + l + fallbackSuffix
-	}
-	return h
-}
-
-// isExplicitHost is REC1b2: an endpoint is a hostname if it contains "." or
-// "::" or is "localhost".
-func isExplicitHost(endpoint string) bool {
-	return strings.Contains(endpoint, ".") || strings.Contains(endpoint, "::") || endpoint == "localhost"
-}
-
-// checkPolicyID accepts a routing policy id of ASCII letters, digits, '-'
-// and '_', at most 63 bytes, as a DNS label needs.
-func checkPolicyID(field, value, id string) error {
-	problem := ""
-	switch {
-	case id == "":
-		problem = "has an empty routing policy id"
-	case len(id) > 63:
-		problem = "has a routing policy id longer than 63 bytes"
-	default:
-		for i := 0; i < len(id); i++ {
-			c := id[i]
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-				problem = "has a routing policy id with a character other than letters, digits, '-' and '_'"
-				break
-			}
-		}
-	}
-	if problem == "" {
-		return nil
-	}
-	return &FieldError{Field: field, Value: strconv.Quote(value), Problem: problem}
-}
-
-// checkHost rejects host names that cannot be a host: empty, too long, or
-// holding white space, control characters or URL punctuation.
-func checkHost(field, host string) error {
-	problem := ""
-	switch {
-	case host == "":
-		problem = "is an empty host name"
-	case len(host) > maxHostLen:
-		problem = "is longer than 253 bytes"
-	case strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune(`/\?#@`, r) }):
-		problem = "holds white space, a control character or one of / \\ ? # @"
-	}
-	if problem == "" {
-		return nil
-	}
-	return &FieldError{Field: field, Value: strconv.Quote(host), Problem: problem}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // AppendHostOrder appends to dst the hosts to try for one request or
 // connection attempt, in order, and returns the extended slice: the primary
 // host first, then at most maxFallbacks of h.Fallbacks (httpMaxRetryCount,
@@ -191,8 +61,14 @@ func containsString(list []string, s string) bool {
 // It never returns a host twice when h.Fallbacks has no duplicates (as
 // ResolveHosts guarantees), never more hosts than given, and allocates
 // nothing when dst has room for 1 + len(h.Fallbacks) more hosts. A
-// maxFallbacks ≤ 0 gives the primary host alone.
+// maxFallbacks ≤ 0 gives the primary host alone. dst may share memory
+// with h.Fallbacks (AppendHostOrder(h.Fallbacks[:0], h, …) is correct):
+// the fallbacks are then copied first, which allocates, and h.Fallbacks
+// is overwritten by the result, as any append into it would.
 func AppendHostOrder(dst []string, h Hosts, maxFallbacks int, src Source) []string {
+	if overlaps(dst[len(dst):min(cap(dst), len(dst)+1+len(h.Fallbacks))], h.Fallbacks) {
+		h.Fallbacks = append([]string(nil), h.Fallbacks...)
+	}
 	dst = append(dst, h.Primary)
 	k := min(max(maxFallbacks, 0), len(h.Fallbacks))
 	if k == 0 {
@@ -210,6 +86,26 @@ func AppendHostOrder(dst []string, h Hosts, maxFallbacks int, src Source) []stri
 		dst[i] = picked
 	}
 	return dst[:start+k]
+}
+
+// overlaps reports whether a and b share an element of memory: two
+// slices of one array overlap exactly when the first element of one lies
+// within the other.
+func overlaps(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	for i := range a {
+		if &a[i] == &b[0] {
+			return true
+		}
+	}
+	for i := range b {
+		if &b[i] == &a[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // pickIndex maps a uniform draw u to an index in [0, r): ⌊u·r⌋ with u
@@ -328,7 +224,7 @@ var fallbackTable = [numFailureKinds]fallbackRule{
 // the next fallback host is tried (RSC15l, RTN17f). The rules, one per kind:
 //
 //	dns, unreachable, refused, timeout   always
-//	http-status                          500–504, or Server "CloudFront" (any case) with status ≥ 400
+//	http-status                          500–504, or Server "CloudFront" (ASCII case-insensitive, trimmed of spaces and tabs) with status ≥ 400
 //	disconnected                         500–504
 //	token, other, none                   never
 //
@@ -344,7 +240,7 @@ func ShouldFallback(f Failure) bool {
 		return 500 <= f.Status && f.Status <= 504
 	case status5xxOrCloud:
 		return 500 <= f.Status && f.Status <= 504 ||
-			f.Status >= 400 && strings.EqualFold(strings.TrimSpace(f.Server), "CloudFront")
+			f.Status >= 400 && isCloudFront(f.Server)
 	}
 	return false
 }
@@ -358,11 +254,38 @@ const DefaultConnectivityCheckURL = "https://internet-up.ably-realtime.com/is-th
 //
 // The spec says the body need only contain "yes"; exact match is a
 // decision, because a captive portal's login page can contain the word and
-// a client that believed it would try fallback hosts it cannot reach. So
-// "yes\n" and " yes " are up; "YES", "yes please" and "<html>yes</html>"
-// are not, nor is any body with a non-2xx status.
+// a client that believed it would try fallback hosts it cannot reach. Only
+// ASCII white space (space, \t, \n, \v, \f, \r) is trimmed. So "yes\n"
+// and " yes " are up; "YES", "yes please", "<html>yes</html>", "\ufeffyes"
+// and "yes\u00a0" are not, nor is any body with a non-2xx status.
 func ConnectivityUp(status int, body []byte) bool {
-	return 200 <= status && status <= 299 && string(bytes.TrimSpace(body)) == "yes"
+	return 200 <= status && status <= 299 && string(bytes.Trim(body, asciiSpace)) == "yes"
+}
+
+// asciiSpace is the white space ConnectivityUp trims: ASCII only, so a
+// body with a BOM, NBSP, NEL or any other Unicode space around "yes" is
+// not up.
+const asciiSpace = " \t\n\v\f\r"
+
+// isCloudFront reports whether a Server header names CloudFront: trimmed
+// of HTTP's optional white space (space and tab, RFC 9110 §5.6.3) and
+// compared ASCII case-insensitively.
+func isCloudFront(server string) bool {
+	s := strings.Trim(server, " \t")
+	const want = "cloudfront"
+	if len(s) != len(want) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != want[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // PreferredHost remembers the fallback host that last succeeded, for

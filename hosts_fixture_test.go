@@ -79,12 +79,14 @@ func oracleQualifies(kind string, status int, server string) bool {
 
 // connectivityAnswers: the decided rule (2xx, trimmed body exactly
 // "yes"), one expectation per case.
-var connectivityAnswers = []struct {
+type connectivityAnswer struct {
 	id     string
 	status int
 	body   string
 	up     bool
-}{
+}
+
+var connectivityAnswers = []connectivityAnswer{
 	{"yes", 200, "yes", true},
 	{"yes-newline", 200, "yes\n", true},
 	{"yes-spaces", 200, " yes ", true},
@@ -187,13 +189,18 @@ func buildHostsFixture() hostsFile {
 			"fallbackHostsSet=false means the option is not set (fallbacks derived); true with an empty list disables fallback",
 			"the deprecated environment option 'production' means the default routing policy 'main'",
 			"a refused connection qualifies as 'host unreachable' (RSC15l1)",
-			"the CloudFront rule matches the Server header case-insensitively after trimming white space",
-			"connectivity is up only for a 2xx status whose body, trimmed of white space, is exactly 'yes'",
+			"the CloudFront rule (RSC15l4) applies to http-status failures only; it matches a Server header that, trimmed of spaces and tabs (HTTP optional white space), equals 'CloudFront' in ASCII case-insensitive comparison",
+			"connectivity is up only for a 2xx status whose body, trimmed of ASCII white space (space, tab, LF, VT, FF, CR), is exactly 'yes'; a BOM, NBSP, NEL or any other Unicode space is not trimmed",
+			"host names (an explicit endpoint, REC1b2, or a fallback host) are DNS names or IP addresses: at most 253 bytes; labels of 1 to 63 bytes of ASCII letters, digits, '-' and '_', not starting or ending with '-'; no empty label (so no leading or trailing dot); a name whose last label is all digits must be an IPv4 address; ':' only in an IPv6 address without brackets or zone; internationalised names as A-labels. Being ASCII, bytes, characters and UTF-16 units count the same",
+			"a port is never part of a host: 'example.com:8080', 'localhost:8080' and '[::1]:8080' are rejected alike, naming the option",
+			"host names and routing policy ids are case-insensitive: they are returned in lower case and duplicates (or a fallback equal to the primary) are found after lowering; 'nonprod:' and 'production' match in any case",
+			"a routing policy id (endpoint, nonprod:id or environment) is one DNS label, as above ('-' and '-acme-' are rejected)",
+			"an error names the option as the protocol names inputs: endpoint, environment or fallbackHosts[i]",
 			"host order: primary first; then draw k (u clamped into [0,1), NaN as 0) picks index floor(u*r) of the r fallbacks not yet picked, in their given order; at most maxFallbacks",
 			"preferred host: remembered until at+ttl (exclusive), forgotten on a qualifying failure on that host; a success of a request sent to the preferred host does not extend or revive it",
 		},
 	}
-	for _, c := range endpointCases {
+	for _, c := range append(slices.Clone(endpointCases), hostDecisionCases...) {
 		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts",
 			ExpectedPrimary: c.primary, ExpectedFallbacks: &c.fallbacks, ExpectedErrorField: c.errField}
 		if c.endpoint != "" {
@@ -239,20 +246,25 @@ func buildHostsFixture() hostsFile {
 			Function: "shouldFallback", FailureKind: "http-status", Status: ptr(s), Server: "cloudfront",
 			ExpectedFallback: ptr(oracleQualifies("http-status", s, "CloudFront"))})
 	}
-	for _, c := range connectivityAnswers {
+	for _, c := range serverDecisionCases {
+		f.Items = append(f.Items, hostsItem{ID: "fallback-" + c.id, Spec: "RSC15l4", Function: "shouldFallback",
+			FailureKind: c.kind, Status: ptr(c.status), Server: c.server, ExpectedFallback: ptr(c.fallback)})
+	}
+	for _, c := range append(slices.Clone(connectivityAnswers), connectivityDecisionAnswers...) {
 		f.Items = append(f.Items, hostsItem{ID: "connectivity-" + c.id, Spec: "RTN17j", Function: "connectivityUp",
 			Status: ptr(c.status), Body: c.body, ExpectedUp: ptr(c.up)})
 	}
 	// Host orders for pinned draws.
 	five := fiveFallbacks("main", ".fallback.ably-realtime.com")
-	for i, c := range []struct {
+	orders := []struct {
 		max   int
 		draws []float64
 	}{
 		{3, []float64{0, 0, 0}}, {3, []float64{0.99, 0.99, 0.99}}, {3, []float64{0.5, 0.5, 0.5}},
 		{3, []float64{0.2, 0.9, 0.4}}, {5, []float64{0.7, 0.1, 0.6, 0.3, 0.8}}, {0, nil}, {9, []float64{0.9, 0.9, 0.9, 0.9, 0.9}},
 		{3, []float64{1, 1, 1}}, {2, []float64{-0.5, 0.4}},
-	} {
+	}
+	for i, c := range append(orders, orderDecisionDraws...) {
 		f.Items = append(f.Items, hostsItem{ID: fmt.Sprintf("order-%d", i+1), Spec: "RSC15a/RTN17", Function: "hostOrder",
 			Primary: "main.realtime.ably.net", Fallbacks: five, MaxFallbacks: ptr(c.max), Draws: c.draws,
 			ExpectedOrder: oracleOrder("main.realtime.ably.net", five, c.max, c.draws)})
@@ -294,11 +306,19 @@ func buildHostsFixture() hostsFile {
 }
 
 func TestFixtureHostsMatchesOracle(t *testing.T) {
-	checkGolden(t, "hosts.json", buildHostsFixture())
+	f := buildHostsFixture()
+	seen := map[string]bool{}
+	for _, it := range f.Items {
+		if seen[it.ID] {
+			t.Errorf("id %s used twice", it.ID)
+		}
+		seen[it.ID] = true
+	}
+	checkGolden(t, "hosts.json", f)
 }
 
 var failureKinds = map[string]FailureKind{
-	"other": FailureOther, "dns": FailureDNS, "unreachable": FailureUnreachable, "refused": FailureRefused,
+	"none": FailureNone, "other": FailureOther, "dns": FailureDNS, "unreachable": FailureUnreachable, "refused": FailureRefused,
 	"timeout": FailureTimeout, "http-status": FailureHTTPStatus, "disconnected": FailureDisconnected, "token": FailureToken,
 }
 

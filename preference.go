@@ -57,7 +57,8 @@ const (
 	// websockets keep dropping.
 	PreferenceEventWebSocketUnstable
 	// PreferenceEventAttemptFailed: an attempt that started on a transport
-	// ended without connecting.
+	// failed to connect on it. The engine sends it only for a connect
+	// failure, not when the internet or the network was down.
 	PreferenceEventAttemptFailed
 	// PreferenceEventWebSocketCheckPassed: the background websocket check
 	// of a remembered HTTP preference opened a websocket.
@@ -121,16 +122,17 @@ func (p Preference) Apply(ev PreferenceEvent, t Transport, now time.Time) Prefer
 	return p
 }
 
-// Current returns the remembered transport if it is still in force at now:
-// remembered at or before now, and now before At+ttl. Otherwise, or when
-// nothing is remembered, it returns NoTransport. A value remembered in the
-// future (the clock moved back) is not in force. ttl ≤ 0 means
-// DefaultPreferenceTTL.
+// Current returns the remembered transport if it is still in force at now,
+// that is before At+ttl; otherwise, or when nothing is remembered, it
+// returns NoTransport. A value remembered in the future (the clock moved
+// back, or the persisted value came from another clock) is in force: using
+// a stale preference costs one websocket check, dropping a good one the
+// whole give-up wait. ttl ≤ 0 means DefaultPreferenceTTL.
 func (p Preference) Current(now time.Time, ttl time.Duration) Transport {
 	if ttl <= 0 {
 		ttl = DefaultPreferenceTTL
 	}
-	if p.Transport != WebSocket && p.Transport != HTTP || now.Before(p.At) || !now.Before(p.At.Add(ttl)) {
+	if p.Transport != WebSocket && p.Transport != HTTP || !now.Before(p.At.Add(ttl)) {
 		return NoTransport
 	}
 	return p.Transport

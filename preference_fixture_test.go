@@ -136,7 +136,7 @@ func oracleStart(f prefFixture, p prefJSON, ttl, now int64, ws, http bool) (stri
 		ttl = f.DefaultTTL
 	}
 	cur := p.Transport
-	if cur != "websocket" && cur != "http" || now < p.At || now >= p.At+ttl {
+	if cur != "websocket" && cur != "http" || now >= p.At+ttl {
 		cur = "none"
 	}
 	avail := map[string]bool{"websocket": ws, "http": http, "any": true}

@@ -2,6 +2,7 @@ package reconnect
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"go/format"
 	"go/parser"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -202,5 +205,31 @@ func TestREADMEGoBlocksAreWholeFilesThatBuild(t *testing.T) {
 		if err != nil {
 			t.Errorf("go vet of the README blocks in module %s: %v\n%s", mod, err, out)
 		}
+	}
+}
+
+// TestREADMECountsTheScenarios keeps the README's count of scenario
+// timelines equal to the fixture's.
+func TestREADMECountsTheScenarios(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`fixtures/scenarios.json` holds ([0-9]+) timelines").FindSubmatch(data)
+	if m == nil {
+		t.Fatal("README.md no longer says how many timelines fixtures/scenarios.json holds")
+	}
+	raw, err := os.ReadFile("fixtures/scenarios.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(m[1]), strconv.Itoa(len(f.Items)); got != want {
+		t.Errorf("README.md says fixtures/scenarios.json holds %s timelines; it holds %s: update the number in README.md's engine section", got, want)
 	}
 }

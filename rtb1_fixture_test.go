@@ -193,7 +193,9 @@ func buildRTB1Fixture() rtb1File {
 	i64 := func(v int64) *int64 { return &v }
 
 	// RTB1a coefficients.
-	for _, n := range []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, -1, -100, -9007199254740991, 2147483647, 9007199254740991} {
+	for _, n := range []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, -1, -100, -9007199254740991, 2147483647, 9007199254740991,
+		// the int32 and 2^53 edges, on both sides
+		2147483648, 4294967296, -2147483648, -2147483649, 9007199254740992, -9007199254740992} {
 		it := rtb1Item{
 			ID: "rtb1a-coefficient-n" + signedID(n), Spec: "RTB1a", Function: "backoffCoefficient",
 			Attempt:                  i64(n),
@@ -283,6 +285,8 @@ func buildRTB1Fixture() rtb1File {
 		{"rtb1-saturate-n1-u0", sat, 1, 0, "1 x initial fits: no saturation"},
 		{"rtb1-initial-zero", 0, 3, 0.5, "initial <= 0 gives 0"},
 		{"rtb1-initial-negative", -15000, 3, 0.5, "initial <= 0 gives 0"},
+		{"rtb1-initial-minus-one", -1, 1, 0, "initial <= 0 gives 0"},
+		{"rtb1-initial-negative-n5-u1", -15000, 5, 1, "initial <= 0 gives 0"},
 		{"rtb1-attempt-zero", 15000, 0, 0, "attempt 0 is treated as attempt 1 (not a 2/3 coefficient)"},
 		{"rtb1-attempt-negative", 15000, -5, 0, "negative attempts are treated as attempt 1"},
 		{"rtb1-u-nan", 15000, 2, math.NaN(), "NaN counts as u = 0"},

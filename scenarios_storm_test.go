@@ -14,8 +14,8 @@ func stormSafeScenarios() []scenario {
 			Steps: []scenarioStep{
 				connectAt0(P),
 				{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
-				{AtMs: 1000, Event: "closed T1 disconnected:503", Expect: cat(disposeT(1),
-					withErr(stateRetry("connected", "disconnected", "dropped", 500), "disconnected:503"),
+				{AtMs: 1000, Event: "closed T1 disconnected:400", Expect: cat(disposeT(1),
+					withErr(stateRetry("connected", "disconnected", "dropped", 500), "disconnected:400"),
 					timerAt("retry", 1500), timerAt("state-ttl", 121000)), ExpectState: "disconnected", ExpectRetryCount: ip(0)},
 				{AtMs: 1500, Event: "timer retry", Expect: cat(stateTo("disconnected", "connecting", "reconnect"), wsFirst(2, 1500, P, "resume")),
 					ExpectRetryCount: ip(0)},
@@ -50,5 +50,19 @@ func stormSafeScenarios() []scenario {
 				},
 				failAttemptOnHost(3, 27510, H, "clean", withErr(stateRetry("connecting", "suspended", "connect-failed", 15000), "refused"), timerAt("retry", 42520)),
 			)},
+		{ID: "storm-safe-reconnect-window-immediate-share", Spec: "storm-safe/RTN15a",
+			Comment: "reconnectWindowMs 2000, immediateShare 0.1: draw 0.05 (below 0.1) reconnects at once as RTN15a; a later drop with draw 0.55 waits 2000 × (0.55 − 0.1) / 0.9 = 1000 ms",
+			Config:  scenarioConfig{ReconnectWindowMs: 2000, ImmediateShare: 0.1},
+			Draws:   []float64{0.05, 0.55},
+			Steps: []scenarioStep{
+				connectAt0(P),
+				{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
+				{AtMs: 1000, Event: "closed T1", Expect: cat(disposeT(1), stateRetry("connected", "disconnected", "dropped", 0),
+					stateTo("disconnected", "connecting", "reconnect"), wsFirst(2, 1000, P, "resume"), timerAt("state-ttl", 121000))},
+				{AtMs: 1100, Event: "connected T2", Expect: becomeConnected(2, true)},
+				{AtMs: 5000, Event: "closed T2", Expect: cat(disposeT(2), stateRetry("connected", "disconnected", "dropped", 1000),
+					timerAt("retry", 6000), timerAt("state-ttl", 125000)), ExpectRetryCount: ip(0)},
+				{AtMs: 6000, Event: "timer retry", Expect: cat(stateTo("disconnected", "connecting", "reconnect"), wsFirst(3, 6000, P, "resume"))},
+			}},
 	}
 }

@@ -94,6 +94,7 @@ func BenchmarkRunnerEvent(b *testing.B) {
 //
 //	go test -run '^$' -bench IdleConnections -benchtime 1x ./runner
 func BenchmarkIdleConnections(b *testing.B) {
+	b.ReportAllocs()
 	const n = 100_000
 	for range b.N {
 		ctx, cancel := context.WithCancel(context.Background())

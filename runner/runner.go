@@ -53,7 +53,6 @@ const MaxQueuedChanges = 256
 // its timers share one time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
-	cancel   context.CancelFunc
 	eng      *reconnect.Engine
 	timeouts reconnect.Timeouts
 	dialer   Dialer
@@ -109,6 +108,16 @@ const (
 	itemStop                   // the context is done
 )
 
+// The default checks, made once and shared by every runner.
+var (
+	defaultCheckNet = sync.OnceValue(func() func(context.Context) bool {
+		return HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
+	})
+	defaultCheckWS = sync.OnceValue(func() func(context.Context) bool {
+		return WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
+	})
+)
+
 // ErrNoDialer is returned by New when Options.Dialer is nil.
 var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
 
@@ -132,13 +141,13 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
 		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, done: make(chan struct{})}
 	if r.checkNet == nil {
-		r.checkNet = HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
+		r.checkNet = defaultCheckNet()
 	}
 	if r.checkWS == nil {
-		r.checkWS = WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
+		r.checkWS = defaultCheckWS()
 	}
-	r.ctx, r.cancel = context.WithCancel(ctx)
-	context.AfterFunc(r.ctx, r.shutdown)
+	r.ctx = ctx
+	context.AfterFunc(ctx, r.shutdown)
 	return r, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -28,6 +29,7 @@ type stormOptions struct {
 	strategies []sim.Strategy
 	asJSON     bool
 	svg        string
+	tradeoff   bool
 }
 
 // parseStormFlags checks every flag of simulate storm before anything is
@@ -39,6 +41,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	capacity := fs.Int("capacity", 25000, "connections the server accepts per second once up (0: no limit)")
 	strategies := fs.String("jitters", allStrategies(), "reconnect strategies to compare, comma-separated")
 	window := fs.Duration("safe-window", sim.DefaultSafe.Window, "rtb1-safe: window the reconnect after a drop is spread over, 0 to 1m")
+	share := fs.Float64("safe-immediate-share", sim.DefaultSafe.ImmediateShare, "rtb1-safe: share of drops that still reconnect at once, 0 to below 1")
 	retrySpread := fs.Float64("safe-retry-spread", sim.DefaultSafe.RetrySpread, "rtb1-safe: retry jitter width, 0 to 1 (RTB1 is 0.2)")
 	suspendedSpread := fs.Float64("safe-suspended-spread", sim.DefaultSafe.SuspendedSpread, "rtb1-safe: SUSPENDED retry jitter width, 0 to 1")
 	horizon := fs.Duration("horizon", 10*time.Minute, "how long to simulate, up to 6h")
@@ -46,6 +49,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
 	asJSON := fs.Bool("json", false, "write JSON instead of a table")
 	svg := fs.String("svg", "", "also write a chart of attempts per interval to this SVG file")
+	tradeoff := fs.Bool("tradeoff", false, "instead of comparing strategies, run rtb1-safe over a grid of its options against the aims")
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
@@ -64,13 +68,18 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 		return nil, usagef("--bucket %v: with --horizon %v that is %d intervals; want fewer than %d", *bucket, *horizon, *horizon / *bucket, sim.MaxBuckets)
 	case *window < 0 || *window > time.Minute:
 		return nil, usagef("--safe-window %v: want a duration from 0s to 1m", *window)
+	case !(*share >= 0 && *share < 1):
+		return nil, usagef("--safe-immediate-share %v: want a number from 0 to below 1", *share)
 	case !(*retrySpread >= 0 && *retrySpread <= 1):
 		return nil, usagef("--safe-retry-spread %v: want a number from 0 to 1", *retrySpread)
 	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
 		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
 	}
-	o := &stormOptions{asJSON: *asJSON, svg: *svg, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
-		Safe:     sim.SafeOptions{Window: *window, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
+	if *tradeoff && *svg != "" {
+		return nil, usagef("--svg %s: --tradeoff writes no chart; drop one of them", *svg)
+	}
+	o := &stormOptions{asJSON: *asJSON, svg: *svg, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
+		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
 		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
 	for _, name := range splitList(*strategies) {
 		s, err := sim.ParseStrategy(name)
@@ -98,6 +107,9 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer out.abandon()
+	if o.tradeoff {
+		return runTradeoff(o, stdout, stderr)
+	}
 	prog := newProgress(stderr, "simulated seconds")
 	var results []sim.StormResult
 	n := len(o.strategies)
@@ -116,7 +128,7 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 	}
 	prog.update(1, 1)
 	if out != nil {
-		if err := out.finish(stormChart(results, o.config.Clients, o.config.Bucket).WriteSVG); err != nil {
+		if err := out.finish(stormChart(results, o).WriteSVG); err != nil {
 			return err
 		}
 	}
@@ -137,11 +149,15 @@ func plural(n int, one, many string) string {
 }
 
 func printStormTable(w io.Writer, results []sim.StormResult, clients int, downtime time.Duration, capacity int, horizon time.Duration) {
-	limit := fmt.Sprintf("then accepts %s a second", plural(capacity, "connection", "connections"))
+	limit := fmt.Sprintf("then accepts %s a second", strings.Replace(plural(capacity, "connection", "connections"), strconv.Itoa(capacity), thousands(capacity), 1))
 	if capacity == 0 {
 		limit = "then accepts every attempt"
 	}
-	fmt.Fprintf(w, "%s at 0 s; the server refuses everything for %v, %s.\n", plural(clients, "client drops", "clients drop"), downtime, limit)
+	verb := "clients drop"
+	if clients == 1 {
+		verb = "client drops"
+	}
+	fmt.Fprintf(w, "%s %s at 0 s; the server refuses everything for %v, %s.\n", thousands(clients), verb, downtime, limit)
 	fmt.Fprintln(w, "rtb1 … rtb1-safe follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
 	fmt.Fprintln(w, "the others are the schedules those clients ship. Disconnected: from the drop to the accepted attempt.")
 	fmt.Fprintln(w)
@@ -163,17 +179,87 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 }
 
 // stormChart draws one panel per strategy on shared axes: attempts per
-// interval (log scale) against time since the restart.
-func stormChart(results []sim.StormResult, clients int, bucket time.Duration) sim.Multiples {
-	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart, %s, one panel per strategy", plural(clients, "client", "clients")),
-		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v", bucket), LogY: true}
+// interval (log scale) against time since the restart, with the peak and
+// the time 99 % had reconnected in each panel's title, and
+// connectionStateTtl marked where the engine's rules apply.
+func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
+	c := o.config
+	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart (%s clients, down %v, then %s accepted a second)",
+		thousands(c.Clients), c.Downtime, thousands(c.Capacity)),
+		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v (log scale)", c.Bucket), LogY: true}
 	for _, r := range results {
-		s := sim.Series{Name: r.Jitter}
+		s := sim.Series{Name: "attempts"}
 		for k, a := range r.Attempts {
 			s.X = append(s.X, (time.Duration(k) * r.Bucket).Seconds())
 			s.Y = append(s.Y, float64(a))
 		}
-		m.Panels = append(m.Panels, sim.Panel{Title: r.Jitter, Series: []sim.Series{s}})
+		t99 := "99 % at " + r.T99.Round(100*time.Millisecond).String()
+		if r.Reconnected*100 < r.Clients*99 {
+			t99 = fmt.Sprintf("%.1f %% by %v", 100*float64(r.Reconnected)/float64(r.Clients), c.Horizon)
+		}
+		p := sim.Panel{Title: fmt.Sprintf("%s · peak %s/s · %s", r.Jitter, short(r.PeakPerSecond), t99), Series: []sim.Series{s}}
+		if st, _ := sim.ParseStrategy(r.Jitter); st <= sim.StrategyRTB1Safe && c.Timeouts.ConnectionStateTTL < c.Horizon {
+			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
+		}
+		m.Panels = append(m.Panels, p)
 	}
 	return m
+}
+
+// thousands writes n with thousands separators: 1,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// short writes a count with a k or M suffix and three significant digits.
+func short(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// The grid simulate storm --tradeoff explores.
+var (
+	tradeoffWindows = []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 5 * time.Second}
+	tradeoffShares  = []float64{0, 0.05, 0.1}
+	tradeoffRetry   = []float64{0.5, 1}
+)
+
+func runTradeoff(o *stormOptions, stdout, stderr io.Writer) error {
+	prog := newProgress(stderr, "storms")
+	t, err := sim.SafeTradeoff(o.config, tradeoffWindows, tradeoffShares, tradeoffRetry, []float64{o.config.Safe.SuspendedSpread}, 20000, prog.update)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(t)
+	}
+	c := o.config
+	fmt.Fprintf(stdout, "rtb1-safe's options on the storm of %s (down %v, then %d a second):\n", plural(c.Clients, "client", "clients"), c.Downtime, c.Capacity)
+	fmt.Fprintf(stdout, "rtb1 peaks at %.0f/s, full jitter has 99%% reconnected at %v; a healthy client reconnects %v after a drop today (median of 20000).\n",
+		t.RTB1.PeakPerSecond, t.Full.T99.Round(100*time.Millisecond), t.DropMedian.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "Aims: peak at least %d× lower than rtb1's; 99%% reconnected within %.1f× full's time; drop median at most W/2 longer.\n\n", sim.AimPeakRatio, sim.AimT99Ratio)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "window W\timmediate share\tretry spread\tsuspended spread\tpeak/s\t× below rtb1\t99% reconnected\t× full\tattempts\tdrop median +\taims met\t")
+	for _, r := range t.Rows {
+		met := 0
+		for _, ok := range r.MeetsAims {
+			if ok {
+				met++
+			}
+		}
+		fmt.Fprintf(tw, "%v\t%g\t%g\t%g\t%.0f\t%.1f\t%v\t%.2f\t%d\t%v\t%d/3\t\n", r.Safe.Window, r.Safe.ImmediateShare, r.Safe.RetrySpread, r.Safe.SuspendedSpread,
+			r.PeakPerSecond, r.PeakRatio, r.T99.Round(100*time.Millisecond), r.T99Ratio, r.Total, r.DropAdded.Round(time.Millisecond), met)
+	}
+	return tw.Flush()
 }

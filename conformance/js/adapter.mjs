@@ -69,8 +69,6 @@ const policyHosts = (id, primary, fallback) => ({
   primary: `${id}${primary}`,
   fallbacks: LETTERS.map((l) => `${id}.${l}${fallback}`),
 });
-const POLICY_ID = /^[A-Za-z0-9_-]{1,63}$/;
-const badHost = (h) => h === "" || h.length > 253 || /[\s\x00-\x1f\x7f/\\?#@]/.test(h);
 
 // A bad option: the error names the input field, as the protocol asks.
 class OptionError extends Error {
@@ -80,36 +78,90 @@ class OptionError extends Error {
   }
 }
 
+// A label: 1–63 ASCII letters, digits, '-' or '_', not '-' first or last.
+// Being ASCII, its length in UTF-16 units is its length in bytes.
+const LABEL = /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/;
+const IPV4 = /^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$/;
+
+// isIPv6 accepts an IPv6 address without brackets or zone: eight groups of
+// one to four hex digits, or fewer around one "::", the last two groups
+// possibly an IPv4 address.
+function isIPv6(s) {
+  if (!/^[0-9A-Fa-f:.]+$/.test(s)) return false;
+  let groups = s.split(":");
+  const last = groups[groups.length - 1];
+  let want = 8;
+  if (last.includes(".")) {
+    if (!IPV4.test(last)) return false;
+    groups = groups.slice(0, -1);
+    want = 6;
+  }
+  const double = s.indexOf("::");
+  if (double !== s.lastIndexOf("::")) return false;
+  if (double >= 0) {
+    const [a, b] = (last.includes(".") ? s.slice(0, s.length - last.length) : s).split("::");
+    const parts = [...(a ? a.split(":") : []), ...(b ? b.split(":").filter((x, i, xs) => !(i === xs.length - 1 && x === "")) : [])];
+    return parts.length < want && parts.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g));
+  }
+  return groups.length === want && groups.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g));
+}
+
+// checkHost returns the host in lower case, or throws naming field.
+function checkHost(field, h) {
+  const fail = (why) => {
+    throw new OptionError(field, `${JSON.stringify(h)} ${why}`);
+  };
+  if (h === "") fail("is an empty host name");
+  if (h.length > 253) fail("is longer than 253 bytes");
+  if (h.includes(":")) {
+    if (!isIPv6(h)) fail("holds ':' but is not an IPv6 address; a port is not part of a host name");
+    return h.toLowerCase();
+  }
+  const labels = h.split(".");
+  if (!labels.every((l) => LABEL.test(l))) fail("is not a host name");
+  if (/^[0-9]+$/.test(labels[labels.length - 1]) && !IPV4.test(h)) fail("ends in an all-digit label but is not an IPv4 address");
+  return h.toLowerCase();
+}
+
+function checkPolicyId(field, value, id) {
+  if (!LABEL.test(id)) throw new OptionError(field, `${JSON.stringify(value)} is not a routing policy id`);
+}
+
 export function resolveHosts({ endpoint = "", environment = "", fallbackHosts }) {
   let hosts;
+  const ep = endpoint.toLowerCase();
   if (endpoint && environment) throw new OptionError("environment", "endpoint and environment cannot be combined");
   if (environment) {
-    const id = environment === "production" ? "main" : environment;
-    if (!POLICY_ID.test(id)) throw new OptionError("environment", "bad routing policy id");
+    let id = environment.toLowerCase();
+    if (id === "production") id = "main";
+    checkPolicyId("environment", environment, id);
     hosts = policyHosts(id, ".realtime.ably.net", ".fallback.ably-realtime.com");
   } else if (!endpoint) {
     hosts = policyHosts("main", ".realtime.ably.net", ".fallback.ably-realtime.com");
-  } else if (endpoint.includes(".") || endpoint.includes("::") || endpoint === "localhost") {
-    if (badHost(endpoint)) throw new OptionError("endpoint", "bad host");
-    hosts = { primary: endpoint, fallbacks: [] };
-  } else if (endpoint.startsWith("nonprod:")) {
-    const id = endpoint.slice("nonprod:".length);
-    if (!POLICY_ID.test(id)) throw new OptionError("endpoint", "bad routing policy id");
+  } else if (ep.startsWith("nonprod:")) {
+    const id = ep.slice("nonprod:".length);
+    checkPolicyId("endpoint", endpoint, id);
     hosts = policyHosts(id, ".realtime.ably-nonprod.net", ".fallback.ably-realtime-nonprod.com");
+  } else if (ep.includes(".") || ep.includes(":") || ep === "localhost") {
+    hosts = { primary: checkHost("endpoint", endpoint), fallbacks: [] };
   } else {
-    if (!POLICY_ID.test(endpoint)) throw new OptionError("endpoint", "bad routing policy id");
-    hosts = policyHosts(endpoint, ".realtime.ably.net", ".fallback.ably-realtime.com");
+    checkPolicyId("endpoint", endpoint, ep);
+    hosts = policyHosts(ep, ".realtime.ably.net", ".fallback.ably-realtime.com");
   }
   if (fallbackHosts !== undefined) {
     const seen = new Set([hosts.primary]);
-    for (const [i, h] of fallbackHosts.entries()) {
-      if (badHost(h) || seen.has(h)) throw new OptionError(`fallbackHosts[${i}]`, `bad fallback host ${JSON.stringify(h)}`);
-      seen.add(h);
-    }
-    hosts.fallbacks = [...fallbackHosts];
+    hosts.fallbacks = fallbackHosts.map((h, i) => {
+      const host = checkHost(`fallbackHosts[${i}]`, h);
+      if (seen.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice (or is the primary host)`);
+      seen.add(host);
+      return host;
+    });
   }
   return hosts;
 }
+
+// HTTP's optional white space around a header value: spaces and tabs.
+const isCloudFront = (server) => (server ?? "").replace(/^[ \t]+|[ \t]+$/g, "").toLowerCase() === "cloudfront";
 
 export function shouldFallback(kind, status, server) {
   switch (kind) {
@@ -119,7 +171,7 @@ export function shouldFallback(kind, status, server) {
     case "timeout":
       return true;
     case "http-status":
-      return (status >= 500 && status <= 504) || (status >= 400 && (server ?? "").trim().toLowerCase() === "cloudfront");
+      return (status >= 500 && status <= 504) || (status >= 400 && isCloudFront(server));
     case "disconnected":
       return status >= 500 && status <= 504;
     default:
@@ -127,7 +179,9 @@ export function shouldFallback(kind, status, server) {
   }
 }
 
-export const connectivityUp = (status, body) => status >= 200 && status <= 299 && body.trim() === "yes";
+// Only ASCII white space is trimmed (String.prototype.trim would also trim
+// a BOM, NBSP and other Unicode spaces).
+export const connectivityUp = (status, body) => status >= 200 && status <= 299 && body.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, "") === "yes";
 
 export function hostOrder(primary, fallbacks, maxFallbacks, draws) {
   const left = [...fallbacks];

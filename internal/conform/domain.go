@@ -1,5 +1,10 @@
 package conform
 
+import (
+	"slices"
+	"strings"
+)
+
 // The totality decisions: what this package decides for inputs no
 // conforming SDK's own code produces. A case whose inputs fall under one
 // is outside the spec's domain; an adapter that declares "domain":"spec"
@@ -13,6 +18,8 @@ const (
 	DecisionShortCircuitLE0  = "a short-circuit timeout <= 0 means the default 2000 ms"
 	DecisionDrawOutsideUnit  = "a host-order draw outside [0, 1) is clamped into it, NaN as 0"
 	DecisionHostValidation   = "endpoint options that cannot name a host are rejected, naming the option"
+	DecisionHostCase         = "host names and routing policy ids are case-insensitive: lowered, and compared lowered"
+	DecisionBodyUnicode      = "only ASCII white space is trimmed around the connectivity answer"
 )
 
 // saturatedMs is 2^63-1 ns in milliseconds, as the fixtures spell it.
@@ -77,6 +84,18 @@ var domainRules = []domainRule{
 		_, isErr := ex["error"]
 		both := in["endpoint"] != nil && in["endpoint"] != "" && in["environment"] != nil && in["environment"] != ""
 		return isErr && !both
+	}},
+	{DecisionHostCase, []string{"resolveHosts"}, func(in, _ map[string]any) bool {
+		up := func(v any) bool {
+			s, _ := v.(string)
+			return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+		}
+		hosts, _ := in["fallbackHosts"].([]any)
+		return up(in["endpoint"]) || up(in["environment"]) || slices.ContainsFunc(hosts, up)
+	}},
+	{DecisionBodyUnicode, []string{"connectivityUp"}, func(in, _ map[string]any) bool {
+		s, _ := in["body"].(string)
+		return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 })
 	}},
 }
 

@@ -21,7 +21,10 @@ type ScenarioInput struct {
 		Policy               string   `json:"policy"`
 		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
 		FallbackHosts        []string `json:"fallbackHosts"`
+		Preference           string   `json:"preference"`
+		RememberTransport    bool     `json:"rememberTransport"`
 		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
+		ImmediateShare       float64  `json:"immediateShare"`
 		RetrySpread          float64  `json:"retrySpread"`
 		SuspendedSpread      float64  `json:"suspendedSpread"`
 	} `json:"config"`
@@ -77,7 +80,12 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
 	}
 	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
+	cfg.ImmediateShare = in.Config.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
+	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
+		return cfg, nil, err
+	}
+	cfg.RememberTransport = in.Config.RememberTransport
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":
@@ -143,7 +151,7 @@ var eventKinds = map[string]reconnect.EventKind{"connect": reconnect.EventConnec
 var FailureKinds = map[string]reconnect.FailureKind{}
 
 func init() {
-	for k := reconnect.FailureOther; k <= reconnect.FailureToken; k++ {
+	for k := reconnect.FailureNone; k <= reconnect.FailureToken; k++ {
 		FailureKinds[k.String()] = k
 	}
 }

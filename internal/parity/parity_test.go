@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -196,4 +197,26 @@ func TestAblyJSParity(t *testing.T) {
 		}
 	}
 	t.Logf("%d timelines: %d agree line for line, %d differ as listed", len(doc.Timelines), same, len(doc.Timelines)-same)
+	if !update {
+		checkREADME(t, len(doc.Timelines), same)
+	}
+}
+
+// checkREADME checks that the README's parity section states the current
+// counts.
+func checkREADME(t *testing.T, timelines, same int) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("on %d timelines", timelines),
+		fmt.Sprintf("%d timelines agree line for line", same),
+		"ably-js **" + ablyVersion + "**",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
 }

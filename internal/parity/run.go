@@ -116,8 +116,14 @@ func (r *runner) at(t int64, fn func()) {
 
 func (r *runner) after(d int64, fn func()) { r.at(r.now+d, fn) }
 
+// newLife starts a new client life, which starts with the transport
+// preference the last one persisted (as the driver's storage keeps it).
 func (r *runner) newLife() error {
-	e, err := reconnect.NewEngine(Config(r.tl))
+	c := Config(r.tl)
+	if r.cur != nil {
+		c.Preference = r.cur.eng.Preference()
+	}
+	e, err := reconnect.NewEngine(c)
 	if err != nil {
 		return err
 	}

@@ -155,6 +155,20 @@ func newClient(cfg reconnect.Config, r *rand.Rand) *client {
 // run simulates one connection on profile p, reusing the client's engine
 // and buffers.
 func (c *client) run(p Profile, horizon time.Duration) Result {
+	return c.runFrom(p, horizon, false)
+}
+
+// SimulateDrop runs one client with configuration cfg (its Source replaced
+// by r) that is CONNECTED until its transport drops at time 0 (a close
+// with no failure), on profile p, until it is CONNECTED again or horizon
+// passes: the time to reconnect after a drop.
+func SimulateDrop(p Profile, cfg reconnect.Config, horizon time.Duration, r *rand.Rand) Result {
+	return newClient(cfg, r).runFrom(p, horizon, true)
+}
+
+// runFrom simulates one connection on profile p from a connect request at
+// 0, or, with drop, from a drop at 0 of a connection made a second earlier.
+func (c *client) runFrom(p Profile, horizon time.Duration, drop bool) Result {
 	c.e.Reset()
 	*c = client{p: p, e: c.e, r: c.r, primary: c.primary, policy: c.policy,
 		q: c.q[:0], ts: c.ts[:0], timers: c.timers[:0], acts: c.acts[:0]}
@@ -164,7 +178,11 @@ func (c *client) run(p Profile, horizon time.Duration) Result {
 		c.phase = time.Duration(c.r.Int64N(int64(period)))
 		c.scheduleFlap()
 	}
-	c.push(0, reconnect.Event{Kind: reconnect.EventConnect})
+	if drop {
+		c.connectBefore()
+	} else {
+		c.push(0, reconnect.Event{Kind: reconnect.EventConnect})
+	}
 	for len(c.q) > 0 {
 		it := c.q.pop()
 		if it.at > horizon {
@@ -192,6 +210,24 @@ func (c *client) run(p Profile, horizon time.Duration) Result {
 	}
 	res.TimeToConnect = horizon
 	return res
+}
+
+// connectBefore makes the engine CONNECTED a second before 0 on its first
+// transport and queues that transport's drop at 0.
+func (c *client) connectBefore() {
+	at := simEpoch.Add(-time.Second)
+	c.acts = c.e.Step(at, reconnect.Event{Kind: reconnect.EventConnect}, c.acts[:0])
+	var first simTransport
+	for _, a := range c.acts {
+		if a.Kind == reconnect.ActionOpenTransport && first.id == 0 {
+			first = simTransport{id: a.Transport, kind: a.TransportKind, live: true, activated: true}
+		}
+	}
+	c.acts = c.e.Step(at, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: first.id}, c.acts[:0])
+	// Every other transport opened was disposed and every timer cancelled
+	// on CONNECTED, but for the state-TTL timer, which is not tracked.
+	c.ts = append(c.ts, first)
+	c.push(0, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: first.id})
 }
 
 func (c *client) push(after time.Duration, ev reconnect.Event) {

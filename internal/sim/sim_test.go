@@ -197,6 +197,8 @@ func TestStormMatchesTheEngineClientByClient(t *testing.T) {
 			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 5, Bucket: time.Millisecond},
 		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: DefaultSafe, Timeouts: reconnect.DefaultTimeouts(),
 			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 6, Bucket: time.Millisecond},
+		{Clients: 60, Strategy: StrategyRTB1Safe, Safe: SafeOptions{Window: 3 * time.Second, ImmediateShare: 0.2, RetrySpread: 0.5}, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 20 * time.Second, Horizon: 10 * time.Minute, Seed: 8, Bucket: time.Millisecond},
 		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: SafeOptions{RetrySpread: 0.6, SuspendedSpread: 1}, Timeouts: reconnect.DefaultTimeouts(),
 			Downtime: 250 * time.Second, Horizon: 10 * time.Minute, Seed: 7, Bucket: time.Millisecond},
 	} {
@@ -237,6 +239,7 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 	cfg.Source = &StormSource{Seed: sc.Seed, ID: id}
 	if sc.Strategy == StrategyRTB1Safe {
 		cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = sc.Safe.Window, sc.Safe.RetrySpread, sc.Safe.SuspendedSpread
+		cfg.ImmediateShare = sc.Safe.ImmediateShare
 	}
 	e, err := reconnect.NewEngine(cfg)
 	if err != nil {

@@ -105,23 +105,28 @@ func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe }
 type SafeOptions struct {
 	// Window spreads the immediate reconnect after a drop uniformly over
 	// [0, Window]; 0 keeps it immediate.
-	Window time.Duration
+	Window time.Duration `json:"windowNs"`
+	// ImmediateShare is the share of clients that still reconnect at once
+	// within a window: Config.ImmediateShare.
+	ImmediateShare float64 `json:"immediateShare"`
 	// RetrySpread is the width of the retry jitter: a retry waits
 	// upper(n) × (1 − RetrySpread·u); 0.2 is RTB1, 1 is full jitter.
-	RetrySpread float64
+	RetrySpread float64 `json:"retrySpread"`
 	// SuspendedSpread jitters SUSPENDED retries the same way:
 	// suspendedRetryTimeout × (1 − SuspendedSpread·u); 0 keeps them flat.
-	SuspendedSpread float64
+	SuspendedSpread float64 `json:"suspendedSpread"`
 }
 
 // DefaultSafe are the storm-safe options this package proposes, chosen
 // from the trade-off in docs/storm-safe-reconnect.md.
-var DefaultSafe = SafeOptions{Window: time.Second, RetrySpread: 1, SuspendedSpread: 0.5}
+var DefaultSafe = SafeOptions{Window: time.Second, ImmediateShare: 0.05, RetrySpread: 1, SuspendedSpread: 0.5}
 
 func (o SafeOptions) validate() error {
 	switch {
 	case o.Window < 0 || o.Window > time.Minute:
 		return fmt.Errorf("safe window must be between 0 and 1m, got %v", o.Window)
+	case !(o.ImmediateShare >= 0 && o.ImmediateShare < 1):
+		return fmt.Errorf("safe immediate share must be at least 0 and below 1, got %v", o.ImmediateShare)
 	case !(o.RetrySpread >= 0 && o.RetrySpread <= 1):
 		return fmt.Errorf("safe retry spread must be between 0 and 1, got %v", o.RetrySpread)
 	case !(o.SuspendedSpread >= 0 && o.SuspendedSpread <= 1):
@@ -167,7 +172,7 @@ func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32) (d time
 		// The engine's arithmetic (Config.ReconnectWindow, RetrySpread),
 		// so that a storm client and an engine agree to the nanosecond.
 		if a == 0 {
-			return time.Duration(math.Round(float64(sc.Safe.Window) * u)), true
+			return reconnect.WindowWait(sc.Safe.Window, sc.Safe.ImmediateShare, u), true
 		}
 		return reconnect.SpreadRetryDelay(initial, a, sc.Safe.RetrySpread, u), true
 	case StrategyDecorrelated:

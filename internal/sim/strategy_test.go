@@ -2,7 +2,9 @@ package sim
 
 import (
 	"errors"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -179,5 +181,30 @@ func TestStormRejectsTooManyBuckets(t *testing.T) {
 	_, err := Storm(StormConfig{Clients: 1, Timeouts: reconnect.DefaultTimeouts(), Horizon: 6 * time.Hour, Bucket: time.Millisecond})
 	if err == nil {
 		t.Fatal("21,600,000 buckets accepted")
+	}
+}
+
+// A healthy client's drop reconnects in about a connect's time today and
+// about W/2 later with a reconnect window W (the median of U[0, W]).
+func TestDropOnAHealthyNetworkCostsHalfTheWindowAtTheMedian(t *testing.T) {
+	healthy := Builtin()[0]
+	median := func(w time.Duration) time.Duration {
+		cfg := reconnect.DefaultConfig()
+		cfg.ReconnectWindow = w
+		r := rand.New(rand.NewPCG(1, 2))
+		var ts []time.Duration
+		for range 2000 {
+			res := SimulateDrop(healthy, cfg, time.Minute, r)
+			if !res.Connected {
+				t.Fatalf("window %v: not reconnected", w)
+			}
+			ts = append(ts, res.TimeToConnect)
+		}
+		slices.Sort(ts)
+		return ts[len(ts)/2]
+	}
+	today, windowed := median(0), median(2*time.Second)
+	if today > 200*time.Millisecond || windowed-today < 900*time.Millisecond || windowed-today > 1100*time.Millisecond {
+		t.Fatalf("median drop to CONNECTED %v today, %v with a 2 s window", today, windowed)
 	}
 }
