@@ -46,11 +46,14 @@ func edgeScenarios() []scenario {
 		}})
 
 	add(scenario{ID: "a-time-earlier-than-the-last-counts-as-the-last", Spec: "engine",
-		Comment: "an event stamped 1 s before the last one happens, for the engine, at the last time: the connectivity check's timeout is 10 s after 2 s, not after 1 s",
+		Comment: "an event stamped 1 s before the last one happens, for the engine, at the last time: the connectivity check's timeout is 10 s after 2 s, not after 1 s; " +
+			"the check's answer, stamped earlier still, opens the fallback host's connect timeout 10 s after 2 s too",
+		Draws: []float64{0, 0, 0},
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
 			{AtMs: 1000, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12000))},
+			{AtMs: 500, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2000, "http", fbHost("a"), "clean"))},
 		}})
 
 	add(scenario{ID: "short-circuit-with-a-pending-websocket-starts-nothing", Spec: "transport-fallback",
