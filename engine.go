@@ -254,6 +254,7 @@ func (e *Engine) onClose(out []Action) []Action {
 	case Connected:
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
 		out = e.cancelTimers(out, attemptTimers...)
+		out = e.cancelTimers(out, TimerFlapHold) // no upgrade for a closing connection
 		e.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0, Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)

@@ -10,8 +10,25 @@ import (
 
 type prefJSON struct {
 	Transport string `json:"transport"`
-	At        int64  `json:"at"`
+	At        int64  `json:"atMs"`
 	Reason    string `json:"reason"`
+}
+
+// prefStep is one step of a "preference" item: apply an event, or ask how
+// the next attempt starts.
+type prefStep struct {
+	Op        string `json:"op"`
+	Event     string `json:"event"`
+	Transport string `json:"transport"`
+	At        int64  `json:"atMs"`
+	Now       int64  `json:"nowMs"`
+	WebSocket bool   `json:"websocket"`
+	HTTP      bool   `json:"http"`
+}
+
+type prefResult struct {
+	prefJSON
+	CheckWebSocket *bool `json:"checkWebSocket"`
 }
 
 type prefFixture struct {
@@ -26,32 +43,19 @@ type prefFixture struct {
 			}
 		} `json:"start"`
 	} `json:"rules"`
-	Cases []struct {
-		ID    string   `json:"id"`
-		TTL   int64    `json:"ttl"`
-		Start prefJSON `json:"start"`
-		Steps []struct {
-			Event     string   `json:"event"`
-			Transport string   `json:"transport"`
-			At        int64    `json:"at"`
-			Expect    prefJSON `json:"expect"`
-		} `json:"steps"`
-		Queries []struct {
-			Now       int64 `json:"now"`
-			WebSocket bool  `json:"websocket"`
-			HTTP      bool  `json:"http"`
-			Expect    struct {
-				Transport      string `json:"transport"`
-				CheckWebSocket bool   `json:"checkWebSocket"`
-			} `json:"expect"`
-		} `json:"queries"`
-	} `json:"cases"`
-	Encoding []struct {
-		ID         string    `json:"id"`
+	Items []struct {
+		ID       string       `json:"id"`
+		Function string       `json:"function"`
+		TTL      int64        `json:"ttlMs"`
+		Start    prefJSON     `json:"start"`
+		Steps    []prefStep   `json:"steps"`
+		Results  []prefResult `json:"expectedResults"`
+		// preferenceDecode
 		Text       string    `json:"text"`
-		Expect     *prefJSON `json:"expect"`
-		ErrorField string    `json:"errorField"`
-	} `json:"encoding"`
+		Expect     *prefJSON `json:"expectedPreference"`
+		Encoded    string    `json:"expectedEncoded"`
+		ErrorField string    `json:"expectedErrorField"`
+	} `json:"items"`
 }
 
 func loadPrefFixture(t *testing.T) prefFixture {
@@ -165,64 +169,70 @@ func TestPreferenceFixture(t *testing.T) {
 		t.Errorf("defaultTtl %d ms, DefaultPreferenceTTL %v", f.DefaultTTL, DefaultPreferenceTTL)
 	}
 	ran := 0
-	for _, c := range f.Cases {
-		t.Run(c.ID, func(t *testing.T) {
-			want := norm(c.Start)
-			p := c.Start.value(t)
-			for i, s := range c.Steps {
-				oracle := norm(oracleApply(t, f, want, s.Event, s.Transport, s.At))
-				if exp := norm(s.Expect); exp != oracle {
-					t.Fatalf("step %d: the expectation %+v disagrees with the rules %+v", i, exp, oracle)
+	for _, it := range f.Items {
+		t.Run(it.ID, func(t *testing.T) {
+			switch it.Function {
+			case "preference":
+				if len(it.Results) != len(it.Steps) {
+					t.Fatalf("%d steps, %d expected results", len(it.Steps), len(it.Results))
 				}
-				ev := PreferenceEvent(0)
-				for e := PreferenceEventConnected; e < numPreferenceEvents; e++ {
-					if e.String() == s.Event {
-						ev = e
+				want := norm(it.Start)
+				p := it.Start.value(t)
+				for i, s := range it.Steps {
+					exp := it.Results[i]
+					if s.Op == "start" {
+						ot, oc := oracleStart(f, want, it.TTL, s.Now, s.WebSocket, s.HTTP)
+						if exp.Transport != ot || exp.CheckWebSocket == nil || *exp.CheckWebSocket != oc {
+							t.Fatalf("step %d: the expectation %+v disagrees with the rules (%s, %v)", i, exp, ot, oc)
+						}
+						got := p.Start(time.UnixMilli(s.Now).UTC(), time.Duration(it.TTL)*time.Millisecond, Availability{WebSocket: s.WebSocket, HTTP: s.HTTP})
+						if got.Transport.String() != ot || got.CheckWebSocket != oc {
+							t.Fatalf("step %d: Start gives %+v, want %s check=%v", i, got, ot, oc)
+						}
+						ran++
+						continue
+					}
+					oracle := norm(oracleApply(t, f, want, s.Event, s.Transport, s.At))
+					if norm(exp.prefJSON) != oracle {
+						t.Fatalf("step %d: the expectation %+v disagrees with the rules %+v", i, exp.prefJSON, oracle)
+					}
+					ev := PreferenceEvent(0)
+					for e := PreferenceEventConnected; e < numPreferenceEvents; e++ {
+						if e.String() == s.Event {
+							ev = e
+						}
+					}
+					p = p.Apply(ev, transportNamed(t, s.Transport), time.UnixMilli(s.At).UTC())
+					if p != oracle.value(t) {
+						t.Fatalf("step %d: %s(%s) gives %+v, want %+v", i, s.Event, s.Transport, p, oracle)
+					}
+					want = oracle
+					ran++
+				}
+			case "preferenceDecode":
+				var p Preference
+				err := p.UnmarshalText([]byte(it.Text))
+				if it.Expect == nil {
+					var fe *FieldError
+					if !errors.As(err, &fe) || fe.Field != it.ErrorField {
+						t.Fatalf("UnmarshalText(%q) = %v, want a *FieldError for %s", it.Text, err, it.ErrorField)
+					}
+				} else {
+					if err != nil {
+						t.Fatalf("UnmarshalText(%q): %v", it.Text, err)
+					}
+					if want := norm(*it.Expect).value(t); p != want {
+						t.Fatalf("UnmarshalText(%q) = %+v, want %+v", it.Text, p, want)
+					}
+					if b, err := p.MarshalText(); err != nil || string(b) != it.Encoded {
+						t.Fatalf("MarshalText = %q, %v; want %q", b, err, it.Encoded)
 					}
 				}
-				p = p.Apply(ev, transportNamed(t, s.Transport), time.UnixMilli(s.At).UTC())
-				if got := p; got != oracle.value(t) {
-					t.Fatalf("step %d: %s(%s) gives %+v, want %+v", i, s.Event, s.Transport, got, oracle)
-				}
-				want = oracle
 				ran++
-			}
-			for i, q := range c.Queries {
-				ot, oc := oracleStart(f, want, c.TTL, q.Now, q.WebSocket, q.HTTP)
-				if ot != q.Expect.Transport || oc != q.Expect.CheckWebSocket {
-					t.Fatalf("query %d: the expectation %+v disagrees with the rules (%s, %v)", i, q.Expect, ot, oc)
-				}
-				got := p.Start(time.UnixMilli(q.Now).UTC(), time.Duration(c.TTL)*time.Millisecond, Availability{WebSocket: q.WebSocket, HTTP: q.HTTP})
-				if got.Transport.String() != ot || got.CheckWebSocket != oc {
-					t.Fatalf("query %d: Start gives %+v, want %s check=%v", i, got, ot, oc)
-				}
-				ran++
+			default:
+				t.Fatalf("unknown function %q", it.Function)
 			}
 		})
-	}
-	for _, e := range f.Encoding {
-		t.Run("encoding-"+e.ID, func(t *testing.T) {
-			var p Preference
-			err := p.UnmarshalText([]byte(e.Text))
-			if e.Expect == nil {
-				var fe *FieldError
-				if !errors.As(err, &fe) || fe.Field != e.ErrorField {
-					t.Fatalf("UnmarshalText(%q) = %v, want a *FieldError for %s", e.Text, err, e.ErrorField)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("UnmarshalText(%q): %v", e.Text, err)
-			}
-			if want := norm(*e.Expect).value(t); p != want {
-				t.Fatalf("UnmarshalText(%q) = %+v, want %+v", e.Text, p, want)
-			}
-			b, err := p.MarshalText()
-			if err != nil || string(b) != e.Text {
-				t.Fatalf("MarshalText = %q, %v; want %q", b, err, e.Text)
-			}
-		})
-		ran++
 	}
 	if ran == 0 {
 		t.Fatal("no preference fixture case ran")

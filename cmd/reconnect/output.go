@@ -34,6 +34,9 @@ func createOutput(path string) (*output, error) {
 // finish writes the content and moves it into place.
 func (o *output) finish(write func(io.Writer) error) error {
 	err := write(o.tmp)
+	if cerr := o.tmp.Chmod(0o644); err == nil {
+		err = cerr
+	}
 	if cerr := o.tmp.Close(); err == nil {
 		err = cerr
 	}

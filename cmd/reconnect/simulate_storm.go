@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -127,7 +128,7 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 	}
 	prog.update(1, 1)
 	if out != nil {
-		if err := out.finish(stormChart(results, o.config.Clients, o.config.Bucket).WriteSVG); err != nil {
+		if err := out.finish(stormChart(results, o).WriteSVG); err != nil {
 			return err
 		}
 	}
@@ -148,11 +149,15 @@ func plural(n int, one, many string) string {
 }
 
 func printStormTable(w io.Writer, results []sim.StormResult, clients int, downtime time.Duration, capacity int, horizon time.Duration) {
-	limit := fmt.Sprintf("then accepts %s a second", plural(capacity, "connection", "connections"))
+	limit := fmt.Sprintf("then accepts %s a second", strings.Replace(plural(capacity, "connection", "connections"), strconv.Itoa(capacity), thousands(capacity), 1))
 	if capacity == 0 {
 		limit = "then accepts every attempt"
 	}
-	fmt.Fprintf(w, "%s at 0 s; the server refuses everything for %v, %s.\n", plural(clients, "client drops", "clients drop"), downtime, limit)
+	verb := "clients drop"
+	if clients == 1 {
+		verb = "client drops"
+	}
+	fmt.Fprintf(w, "%s %s at 0 s; the server refuses everything for %v, %s.\n", thousands(clients), verb, downtime, limit)
 	fmt.Fprintln(w, "rtb1 … rtb1-safe follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
 	fmt.Fprintln(w, "the others are the schedules those clients ship. Disconnected: from the drop to the accepted attempt.")
 	fmt.Fprintln(w)
@@ -174,19 +179,51 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 }
 
 // stormChart draws one panel per strategy on shared axes: attempts per
-// interval (log scale) against time since the restart.
-func stormChart(results []sim.StormResult, clients int, bucket time.Duration) sim.Multiples {
-	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart, %s, one panel per strategy", plural(clients, "client", "clients")),
-		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v", bucket), LogY: true}
+// interval (log scale) against time since the restart, with the peak and
+// the time 99 % had reconnected in each panel's title, and
+// connectionStateTtl marked where the engine's rules apply.
+func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
+	c := o.config
+	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart (%s clients, down %v, then %s accepted a second)",
+		thousands(c.Clients), c.Downtime, thousands(c.Capacity)),
+		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v (log scale)", c.Bucket), LogY: true}
 	for _, r := range results {
-		s := sim.Series{Name: r.Jitter}
+		s := sim.Series{Name: "attempts"}
 		for k, a := range r.Attempts {
 			s.X = append(s.X, (time.Duration(k) * r.Bucket).Seconds())
 			s.Y = append(s.Y, float64(a))
 		}
-		m.Panels = append(m.Panels, sim.Panel{Title: r.Jitter, Series: []sim.Series{s}})
+		t99 := "99 % at " + r.T99.Round(100*time.Millisecond).String()
+		if r.Reconnected*100 < r.Clients*99 {
+			t99 = fmt.Sprintf("%.1f %% by %v", 100*float64(r.Reconnected)/float64(r.Clients), c.Horizon)
+		}
+		p := sim.Panel{Title: fmt.Sprintf("%s · peak %s/s · %s", r.Jitter, short(r.PeakPerSecond), t99), Series: []sim.Series{s}}
+		if st, _ := sim.ParseStrategy(r.Jitter); st <= sim.StrategyRTB1Safe && c.Timeouts.ConnectionStateTTL < c.Horizon {
+			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
+		}
+		m.Panels = append(m.Panels, p)
 	}
 	return m
+}
+
+// thousands writes n with thousands separators: 1,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// short writes a count with a k or M suffix and three significant digits.
+func short(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // The grid simulate storm --tradeoff explores.

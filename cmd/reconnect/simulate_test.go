@@ -98,7 +98,7 @@ func TestSimulateWritesTheChartOnlyWhenTheRunSucceeds(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	data, err := os.ReadFile(svg)
-	if err != nil || !bytes.Contains(data, []byte(">rtb1-safe</text>")) || !bytes.Contains(data, []byte(">phoenix</text>")) {
+	if err != nil || !bytes.Contains(data, []byte(">rtb1-safe · peak ")) || !bytes.Contains(data, []byte(">phoenix · peak ")) || !bytes.Contains(data, []byte(">SUSPENDED<")) {
 		t.Fatalf("%v: %.300s", err, data)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {

@@ -218,6 +218,47 @@ export function preferredHost(primary, steps) {
   return first;
 }
 
+// ---- Transport preference (fixtures/preference.json) ---------------------------
+
+const PREFERENCE_TTL_MS = 24 * 3600 * 1000;
+const NO_PREFERENCE = { transport: "none" };
+
+export function applyPreference(p, event, transport, atMs) {
+  switch (event) {
+    case "connected":
+      return transport === "websocket" || transport === "http" ? { transport, atMs, reason: "connected" } : p;
+    case "websocket-unstable":
+      return { transport: "http", atMs, reason: "websocket-unstable" };
+    case "attempt-failed":
+      return p.transport !== "none" && transport === p.transport ? NO_PREFERENCE : p;
+    case "websocket-check-passed":
+      return p.transport === "http" ? NO_PREFERENCE : p;
+    case "server-fallback":
+      return NO_PREFERENCE;
+  }
+  return p;
+}
+
+export function preferenceStart(p, nowMs, ttlMs, websocket, http) {
+  const ttl = ttlMs > 0 ? ttlMs : PREFERENCE_TTL_MS;
+  const current = p.transport !== "none" && nowMs < p.atMs + ttl ? p.transport : "none";
+  if (current === "websocket" && websocket) return { transport: "websocket", checkWebSocket: false };
+  if (current === "http" && http) return { transport: "http", checkWebSocket: websocket };
+  return { transport: "none", checkWebSocket: false };
+}
+
+export function decodePreference(text) {
+  if (text.length > 64) return { errorField: "Preference" };
+  if (text === "") return { preference: NO_PREFERENCE, encoded: "" };
+  const parts = text.split(" ");
+  if (parts.length !== 4 || parts[0] !== "v1") return { errorField: "Preference" };
+  if (parts[1] !== "websocket" && parts[1] !== "http") return { errorField: "Preference.Transport" };
+  if (!/^[0-9]+$/.test(parts[2]) || !Number.isSafeInteger(Number(parts[2]))) return { errorField: "Preference.At" };
+  if (parts[3] !== "connected" && parts[3] !== "websocket-unstable") return { errorField: "Preference.Reason" };
+  const atMs = Number(parts[2]);
+  return { preference: { transport: parts[1], atMs, reason: parts[3] }, encoded: `v1 ${parts[1]} ${atMs} ${parts[3]}` };
+}
+
 // ---- The protocol ---------------------------------------------------------------
 
 function answer({ function: fn, input: x }) {
@@ -253,6 +294,15 @@ function answer({ function: fn, input: x }) {
       return { order: hostOrder(x.primary, x.fallbacks, x.maxFallbacks, x.draws ?? []) };
     case "preferredHost":
       return { first: preferredHost(x.primary, x.steps) };
+    case "preference": {
+      let p = x.start.transport === "none" ? NO_PREFERENCE : x.start;
+      const results = x.steps.map((s) =>
+        s.op === "apply" ? (p = applyPreference(p, s.event, s.transport, s.atMs)) : preferenceStart(p, s.nowMs, x.ttlMs, s.websocket, s.http),
+      );
+      return { results };
+    }
+    case "preferenceDecode":
+      return decodePreference(x.text);
   }
   throw new Error(`unknown function ${fn}`);
 }
@@ -263,7 +313,7 @@ rl.on("line", (line) => {
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts"], name: "reconnect-js-reference" };
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "preference"], name: "reconnect-js-reference" };
   } else {
     try {
       resp = { id: req.id, result: answer(req) };

@@ -19,14 +19,15 @@ const ProtocolVersion = 1
 
 // The areas a fixture case belongs to, one per fixture file.
 const (
-	AreaRTB1      = "rtb1"
-	AreaTransport = "transport"
-	AreaHosts     = "hosts"
-	AreaScenarios = "scenarios"
+	AreaRTB1       = "rtb1"
+	AreaTransport  = "transport"
+	AreaHosts      = "hosts"
+	AreaScenarios  = "scenarios"
+	AreaPreference = "preference"
 )
 
 // Areas lists every area, in the order cases are run.
-var Areas = []string{AreaRTB1, AreaTransport, AreaHosts, AreaScenarios}
+var Areas = []string{AreaRTB1, AreaTransport, AreaHosts, AreaScenarios, AreaPreference}
 
 // Case is one request the harness sends and the result it expects.
 type Case struct {
@@ -55,7 +56,7 @@ type Suite struct {
 	Tolerance Tolerance
 }
 
-var areaFiles = map[string]string{AreaRTB1: "rtb1.json", AreaTransport: "transport.json", AreaHosts: "hosts.json", AreaScenarios: "scenarios.json"}
+var areaFiles = map[string]string{AreaRTB1: "rtb1.json", AreaTransport: "transport.json", AreaHosts: "hosts.json", AreaScenarios: "scenarios.json", AreaPreference: "preference.json"}
 
 // LoadSuite reads the four fixture files from fsys and turns every item into
 // cases: an item's inputs are its fields other than id, spec, function,

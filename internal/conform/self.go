@@ -120,6 +120,9 @@ var (
 )
 
 func answer(req Request) (map[string]any, error) {
+	if req.Function == "preference" || req.Function == "preferenceDecode" {
+		return answerPreference(req)
+	}
 	if req.Function == "scenario" {
 		var in ScenarioInput
 		if err := decode(req.Input, &in); err != nil {

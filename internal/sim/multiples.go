@@ -8,18 +8,29 @@ import (
 	"strings"
 )
 
-// Panel is one small chart of a Multiples: a title, its lines, and a note
-// written in the panel when it has nothing to draw.
+// Panel is one small chart of a Multiples: a title, its lines, dashed
+// vertical marks, and a note written in the panel when it has nothing to
+// draw.
 type Panel struct {
 	Title  string
 	Series []Series
+	Marks  []Mark
 	Note   string
+}
+
+// Mark is a dashed vertical line at X with a short label.
+type Mark struct {
+	X     float64
+	Label string
 }
 
 // Multiples is a grid of small charts on shared axes (the same x and y
 // ranges in every panel), so panels compare at a glance and no series
 // hides another. Axis tick labels are written on the left column and the
-// bottom row only. It is plain SVG, like Chart.
+// bottom row only; a series keeps its colour in every panel, named once in
+// a legend under the title. It is plain SVG (no scripts, no external
+// fonts), so it renders the same in a browser, on a code host and in a
+// document. On a log y axis values below 1 are drawn at 1.
 type Multiples struct {
 	Title          string
 	XLabel, YLabel string
@@ -55,26 +66,36 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 		}
 		return y
 	}
-	xmin, xmax, ymax := math.Inf(1), math.Inf(-1), math.Inf(-1)
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	colours := map[string]string{}
+	var names []string
 	for _, p := range m.Panels {
 		for _, s := range p.Series {
+			if _, ok := colours[s.Name]; !ok && len(s.X) > 0 {
+				colours[s.Name] = palette[len(names)%len(palette)]
+				names = append(names, s.Name)
+			}
 			for i := range s.X {
 				xmin, xmax = math.Min(xmin, tx(s.X[i])), math.Max(xmax, tx(s.X[i]))
-				ymax = math.Max(ymax, ty(s.Y[i]))
+				ymin, ymax = math.Min(ymin, ty(s.Y[i])), math.Max(ymax, ty(s.Y[i]))
 			}
 		}
 	}
 	if math.IsInf(xmin, 0) {
-		xmin, xmax, ymax = 0, 1, 1
+		xmin, xmax, ymin, ymax = 0, 1, 0, 1
+	}
+	ylo := 0.0 // the y axis' lower end, in axis units
+	if m.LogY {
+		ylo = math.Floor(ymin)
 	}
 	if xmax == xmin {
 		xmax = xmin + 1
 	}
 	var yticks []float64 // in axis units
 	if m.LogY {
-		ymax = math.Max(1, math.Ceil(ymax))
-		step := math.Max(1, math.Ceil(ymax/4))
-		for e := 0.0; e <= ymax; e += step {
+		ymax = math.Max(ylo+1, math.Ceil(ymax))
+		step := math.Max(1, math.Ceil((ymax-ylo)/4))
+		for e := ylo; e <= ymax; e += step {
 			yticks = append(yticks, e)
 		}
 	} else {
@@ -84,24 +105,36 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 			yticks = append(yticks, v)
 		}
 	}
-	if ymax <= 0 {
-		ymax = 1
+	if ymax <= ylo {
+		ymax = ylo + 1
+	}
+	legendH := 0
+	if len(names) > 1 {
+		legendH = 20
 	}
 	width := mpPadL + cols*mpW + (cols-1)*mpGapX + mpPadR
-	height := mpPadT + rows*mpH + (rows-1)*mpGapY + mpPadB
+	height := mpPadT + legendH + rows*mpH + (rows-1)*mpGapY + mpPadB
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="%d" y="28" %s font-size="%d" font-weight="bold">%s</text>`+"\n", mpPadL, fontAttrs, titleSize-2, html.EscapeString(m.Title))
+	if legendH > 0 {
+		x := mpPadL
+		for _, n := range names {
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="48" y2="48" stroke="%s" stroke-width="3"/>`+"\n", x, x+22, colours[n])
+			fmt.Fprintf(&b, `<text x="%d" y="52" %s font-size="%d">%s</text>`+"\n", x+28, fontAttrs, tick, html.EscapeString(n))
+			x += 40 + 8*len(n)
+		}
+	}
 	for k, p := range m.Panels {
 		r, c := k/cols, k%cols
 		x0 := float64(mpPadL + c*(mpW+mpGapX))
-		y0 := float64(mpPadT + r*(mpH+mpGapY))
+		y0 := float64(mpPadT + legendH + r*(mpH+mpGapY))
 		px := func(x float64) float64 { return x0 + (tx(x)-xmin)/(xmax-xmin)*mpW }
-		py := func(y float64) float64 { return y0 + mpH - ty(y)/ymax*mpH }
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" font-weight="bold">%s</text>`+"\n", x0, y0-8, fontAttrs, labelSize-1, html.EscapeString(p.Title))
+		py := func(y float64) float64 { return y0 + mpH - (ty(y)-ylo)/(ymax-ylo)*mpH }
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" font-weight="bold">%s</text>`+"\n", x0, y0-8, fontAttrs, tick, html.EscapeString(p.Title))
 		for _, yt := range yticks {
-			y := y0 + mpH - yt/ymax*mpH
+			y := y0 + mpH - (yt-ylo)/(ymax-ylo)*mpH
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s"/>`+"\n", x0, x0+mpW, y, y, gridColour)
 			if c == 0 {
 				v := yt
@@ -124,13 +157,18 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 			}
 		}
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%d" fill="none" stroke="%s"/>`+"\n", x0, y0, mpW, mpH, axisColour)
+		for _, mk := range p.Marks {
+			x := px(mk.X)
+			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#888888" stroke-dasharray="4 3"/>`+"\n", x, x, y0, y0+mpH)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" fill="#666666">%s</text>`+"\n", x+3, y0+12, fontAttrs, tick-2, html.EscapeString(mk.Label))
+		}
 		drawn := false
-		for si, s := range p.Series {
+		for _, s := range p.Series {
 			if len(s.X) == 0 {
 				continue
 			}
 			drawn = true
-			col := palette[si%len(palette)]
+			col := colours[s.Name]
 			pts := reduceToPixels(s, px, py)
 			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", col, strings.Join(pts, " "))
 			if len(s.X) <= 40 {
@@ -138,16 +176,14 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 					fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`+"\n", px(s.X[i]), py(s.Y[i]), col)
 				}
 			}
-			if len(p.Series) > 1 {
-				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" fill="%s" text-anchor="end">%s</text>`+"\n", x0+mpW-6, y0+16+float64(si)*14, fontAttrs, tick-1, col, html.EscapeString(s.Name))
-			}
 		}
 		if !drawn && p.Note != "" {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" text-anchor="middle" fill="#666666">%s</text>`+"\n", x0+mpW/2, y0+mpH/2, fontAttrs, tick, html.EscapeString(p.Note))
 		}
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" %s font-size="%d" text-anchor="middle">%s</text>`+"\n", mpPadL+(width-mpPadL-mpPadR)/2, height-14, fontAttrs, labelSize, html.EscapeString(m.XLabel))
-	fmt.Fprintf(&b, `<text x="18" y="%d" %s font-size="%d" text-anchor="middle" transform="rotate(-90 18 %d)">%s</text>`+"\n", mpPadT+(height-mpPadT-mpPadB)/2, fontAttrs, labelSize, mpPadT+(height-mpPadT-mpPadB)/2, html.EscapeString(m.YLabel))
+	mid := mpPadT + legendH + (height-mpPadT-legendH-mpPadB)/2
+	fmt.Fprintf(&b, `<text x="18" y="%d" %s font-size="%d" text-anchor="middle" transform="rotate(-90 18 %d)">%s</text>`+"\n", mid, fontAttrs, labelSize, mid, html.EscapeString(m.YLabel))
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
