@@ -15,8 +15,8 @@ type FleetOptions struct {
 	// Clients is how many runner-driven clients to start (at least 1).
 	Clients int
 	// Config is the engine configuration of every client (start from
-	// reconnect.DefaultConfig()); its Endpoint is set to the server's
-	// primary host and fallback hosts.
+	// reconnect.DefaultConfig()). An empty Config.Endpoint.Endpoint is
+	// set to the server's primary host, with its fallback hosts.
 	Config reconnect.Config
 	// Spread spreads the clients' connect requests evenly over this
 	// duration; 0 starts them all at once.
@@ -61,7 +61,9 @@ func StartFleet(ctx context.Context, s *Server, o FleetOptions) (*Fleet, error) 
 		return nil, errors.New("lab: a fleet needs at least one client")
 	}
 	cfg := o.Config
-	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: s.Primary(), FallbackHosts: s.Fallbacks()}
+	if cfg.Endpoint.Endpoint == "" {
+		cfg.Endpoint = reconnect.EndpointOptions{Endpoint: s.Primary(), FallbackHosts: s.Fallbacks()}
+	}
 	client := &Client{Dial: s.DialContext}
 	ctx, cancel := context.WithCancel(ctx)
 	f := &Fleet{cancel: cancel, dialer: NewDialer(client), starts: make([]time.Time, o.Clients),

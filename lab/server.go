@@ -54,6 +54,11 @@ type Server struct {
 	wg      sync.WaitGroup // serve loops, handlers and drop timers
 	dialer  net.Dialer
 	session sessions
+	// The accept capacity (SetCapacity).
+	capacity    int
+	capFrom     time.Time
+	capWindow   int64
+	capAccepted int
 }
 
 // host is one host name's listener and the connections it accepted.
@@ -147,10 +152,39 @@ func (s *Server) SetCheck(f CheckFault) {
 	s.mu.Unlock()
 }
 
+// SetCapacity limits the server to perSecond accepted connect requests
+// (websocket upgrades and long-poll sessions, on all hosts together) in
+// each one-second window counted from from; the requests over it are
+// answered 503 at once. 0 means no limit.
+func (s *Server) SetCapacity(perSecond int, from time.Time) {
+	s.mu.Lock()
+	s.capacity, s.capFrom, s.capWindow, s.capAccepted = max(perSecond, 0), from, -1, 0
+	s.mu.Unlock()
+}
+
+// admit reports whether a connect request fits the capacity, and counts
+// it if it does.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.capacity == 0 {
+		return true
+	}
+	if w := int64(time.Since(s.capFrom) / time.Second); w != s.capWindow {
+		s.capWindow, s.capAccepted = w, 0
+	}
+	if s.capAccepted >= s.capacity {
+		return false
+	}
+	s.capAccepted++
+	return true
+}
+
 // Restart takes every realtime host down, drops all their connections,
-// and brings them back up after downFor (with their faults otherwise
-// unchanged). It returns when the hosts are back.
+// and brings them back up downFor after the call (with their faults
+// otherwise unchanged). It returns when the hosts are back.
 func (s *Server) Restart(downFor time.Duration) error {
+	back := time.Now().Add(downFor) // dropping many connections takes a while: count from now
 	var hs []*host
 	s.mu.Lock()
 	for _, n := range s.order {
@@ -163,7 +197,7 @@ func (s *Server) Restart(downFor time.Duration) error {
 		s.down(h)
 	}
 	select {
-	case <-time.After(downFor):
+	case <-time.After(time.Until(back)):
 	case <-s.stop:
 		return errors.New("lab: server closed")
 	}

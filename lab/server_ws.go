@@ -69,6 +69,12 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 	mode := r.URL.Query().Get("mode")
 	ev := func(what string) { s.event(h, reconnect.WebSocket, id, what, mode) }
 	ev("request")
+	if !s.admit() {
+		w.Header().Set("Server", "lab")
+		http.Error(w, "over capacity", http.StatusServiceUnavailable)
+		ev("rejected")
+		return
+	}
 	ctx := r.Context()
 	switch f {
 	case fateReject:

@@ -299,7 +299,7 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 func msText(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 0, 64) }
 
 func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, cost sim.Cost) {
-	fmt.Fprintf(w, "Time to CONNECTED from a connect request, %d simulated clients per cell, seed %d.\n", rep.Clients, rep.Seed)
+	fmt.Fprintf(w, "Time to CONNECTED from a connect request, %s per cell, seed %d.\n", plural(rep.Clients, "simulated client", "simulated clients"), rep.Seed)
 	fmt.Fprintln(w, "o1…o5: share of the transport-fallback proposal's five outcomes (websocket-first only);")
 	fmt.Fprintln(w, "per connection: transports opened, HTTP opened, HTTP discarded while healthy, all transports discarded while healthy, fallback-host requests, connectivity checks.")
 	for _, p := range profiles {
