@@ -16,6 +16,8 @@
 //	TO3l*  default timeouts                           Timeouts, DefaultTimeouts
 //	RTN14d DISCONNECTED retryIn from RTB1             RetryDelay with Timeouts.DisconnectedRetry
 //	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
+//	(storm-safe, opt-in; docs/storm-safe-reconnect.md) Config.ReconnectWindow, ImmediateShare,
+//	       RetrySpread, SuspendedSpread; SpreadRetryDelay, SpreadDelay, WindowWait
 //
 //	transport fallback (websocket first, then HTTP):
 //	  chooseTransport                                 ChooseTransport, DefaultShortCircuit

@@ -176,7 +176,9 @@ func (e *Engine) Hosts() Hosts {
 //   - EventTimerFired for a timer that was cancelled, already fired or
 //     never started is ignored.
 //   - EventConnectivity without a check in flight is ignored, as is
-//     EventWebSocketCheck without a websocket check in flight.
+//     EventWebSocketCheck without a websocket check in flight; with two
+//     connectivity checks in flight (PolicyWebSocketCheck) an answer is
+//     the older check's.
 //   - EventNetworkDown drops a connected or connecting connection to
 //     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
 //     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
@@ -240,6 +242,7 @@ func (e *Engine) onConnect(out []Action) []Action {
 	case Initialized, Closed, Failed:
 		// A fresh connection: nothing to resume (RTN11).
 		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, Failure{}, false
+		e.forceFallback = false // a server's RTN17f1 redirect was for the old connection
 		out = e.startAttempt(out, ReasonConnectRequested)
 		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	case Disconnected, Suspended:

@@ -231,7 +231,11 @@ const (
 	// for it is ignored anyway.
 	ActionCancelTimer
 	// ActionCheckConnectivity: GET the connectivity check URL and feed
-	// EventConnectivity with the answer.
+	// EventConnectivity with the answer. Under PolicyWebSocketCheck two
+	// checks can be in flight (the slow timer's and a fallback check): the
+	// engine takes answers in the order the checks were asked for, so feed
+	// at most one answer per check, none after that check's timer fired,
+	// and (as with one shared HTTP client and the same URL) in order.
 	ActionCheckConnectivity
 	// ActionStateChange: the connection moved from Action.From to
 	// Action.To for Action.Reason; Action.RetryIn is the announced delay

@@ -29,6 +29,9 @@ func (r *Runner) loop() {
 		r.batch, r.inbox = r.inbox, r.batch[:0]
 		r.mu.Unlock()
 		for _, it := range r.batch {
+			if it.kind != itemStop && r.ctx.Err() != nil {
+				continue // stopping: no engine step once the context is done
+			}
 			switch it.kind {
 			case itemEvent:
 				r.step(it.ev)

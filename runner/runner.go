@@ -203,7 +203,7 @@ func (r *Runner) Done() <-chan struct{} { return r.done }
 func (r *Runner) post(ev reconnect.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.stopping {
+	if r.stopping || r.ctx.Err() != nil {
 		return
 	}
 	r.enqueue(item{kind: itemEvent, ev: ev})

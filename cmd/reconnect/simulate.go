@@ -205,10 +205,12 @@ func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([
 }
 
 func duplicate(names []string) (string, bool) {
-	for i, n := range names {
-		if slices.Contains(names[:i], n) {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
 			return n, true
 		}
+		seen[n] = true
 	}
 	return "", false
 }
@@ -299,17 +301,15 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 func msText(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 0, 64) }
 
 func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, cost sim.Cost) {
-	fmt.Fprintf(w, "Time to CONNECTED from a connect request, %d simulated clients per cell, seed %d.\n", rep.Clients, rep.Seed)
+	fmt.Fprintf(w, "Time to CONNECTED from a connect request, %s per cell, seed %d.\n", plural(rep.Clients, "simulated client", "simulated clients"), rep.Seed)
 	fmt.Fprintln(w, "o1…o5: share of the transport-fallback proposal's five outcomes (websocket-first only);")
 	fmt.Fprintln(w, "per connection: transports opened, HTTP opened, HTTP discarded while healthy, all transports discarded while healthy, fallback-host requests, connectivity checks.")
+	byProfile := cellsByProfile(rep.Cells)
 	for _, p := range profiles {
 		fmt.Fprintf(w, "\n%s — %s\n", p.Name, p.Description)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "policy\tshort circuit\tconnected\tp50 ms\tp90 ms\tp99 ms\tmean ms\to1\to2\to3\to4\to5\topened\thttp\thttp discarded\twasted\tfallback\tchecks\t")
-		for _, c := range rep.Cells {
-			if c.Profile != p.Name {
-				continue
-			}
+		for _, c := range byProfile[p.Name] {
 			sc := "-"
 			if c.ShortCircuit > 0 {
 				sc = c.ShortCircuit.String()
@@ -367,12 +367,13 @@ func timeoutChart(cells []sim.Cell, profiles []sim.Profile, timeouts []time.Dura
 	m := sim.Multiples{Title: "Mean time to CONNECTED by short-circuit timeout, one panel per profile",
 		XLabel: "short-circuit timeout (s, log scale)", YLabel: "mean time to CONNECTED (ms, log scale)", LogX: true, LogY: true, Columns: 4}
 	lo, hi := slices.Min(timeouts).Seconds(), slices.Max(timeouts).Seconds()
+	byProfile := cellsByProfile(cells)
 	for _, p := range profiles {
 		panel := sim.Panel{Title: p.Name, Note: fmt.Sprintf("nobody connected within %v", horizon)}
 		bySeries := map[string]*sim.Series{}
 		var order []string
-		for _, c := range cells {
-			if c.Profile != p.Name || c.Connected == 0 {
+		for _, c := range byProfile[p.Name] {
+			if c.Connected == 0 {
 				continue
 			}
 			s, ok := bySeries[c.Policy]
@@ -397,4 +398,14 @@ func timeoutChart(cells []sim.Cell, profiles []sim.Profile, timeouts []time.Dura
 		m.Panels = append(m.Panels, panel)
 	}
 	return m
+}
+
+// cellsByProfile groups cells by profile, keeping their order: one pass,
+// so that tables and charts cost O(cells) however many profiles there are.
+func cellsByProfile(cells []sim.Cell) map[string][]sim.Cell {
+	out := map[string][]sim.Cell{}
+	for _, c := range cells {
+		out[c.Profile] = append(out[c.Profile], c)
+	}
+	return out
 }

@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// Every bad simulate invocation fails before simulating, with status 2,
-// nothing on stdout and one line naming the flag, the value and what is
-// expected.
+// Bad simulate invocations that need files fail before simulating, with
+// status 2, nothing on stdout and one line naming the flag, the value and
+// what is expected (the others are in the table of main_test.go).
 func TestSimulateRejectsBadFlagsNamingFlagValueAndExpectation(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -31,33 +31,13 @@ func TestSimulateRejectsBadFlagsNamingFlagValueAndExpectation(t *testing.T) {
 		args []string
 		want []string // substrings of the one stderr line
 	}{
-		{[]string{"simulate", "timeout", "--timeouts", "0s"}, []string{"--timeouts 0s", "want"}},
-		{[]string{"simulate", "timeout", "--timeouts", "1s,1s"}, []string{"--timeouts", "twice"}},
-		{[]string{"simulate", "timeout", "--cost-per-second", "NaN"}, []string{"--cost-per-second NaN", "want"}},
-		{[]string{"simulate", "timeout", "--cost-per-second=+Inf"}, []string{"--cost-per-second +Inf", "want"}},
-		{[]string{"simulate", "timeout", "--cost-per-wasted", "-1"}, []string{"--cost-per-wasted -1", "want"}},
-		{[]string{"simulate", "timeout", "--mix", "healthy=inf"}, []string{"--mix healthy=inf", "want", "1e9"}},
-		{[]string{"simulate", "timeout", "--mix", "healthy=1e308,slow-mobile=1e308"}, []string{"--mix healthy=1e308", "1e9"}},
-		{[]string{"simulate", "timeout", "--mix", "healthy=1,healthy=2"}, []string{"--mix", `"healthy"`, "twice"}},
-		{[]string{"simulate", "timeout", "--mix", "healthy=0"}, []string{"--mix", "positive weight"}},
-		{[]string{"simulate", "timeout", "--profiles", "healthy,healthy"}, []string{"--profiles", "twice"}},
-		{[]string{"simulate", "timeout", "--policies", "http-first,http-first"}, []string{"--policies", "twice"}},
 		{[]string{"simulate", "timeout", "--svg", filepath.Join(dir, "missing", "x.svg")}, []string{"--svg", "missing"}},
 		{[]string{"simulate", "timeout", "--svg", dir}, []string{"--svg", "directory"}},
 		{[]string{"simulate", "timeout", "--profile-file", trailing}, []string{"--profile-file", "after the top-level object"}},
 		{[]string{"simulate", "timeout", "--profile-file", caseKey}, []string{"--profile-file", `"Name"`}},
 		{[]string{"simulate", "timeout", "--profile-file", comma}, []string{"--profile-file", `"a,b"`}},
 		{[]string{"simulate", "timeout", "--profile-file", builtin}, []string{"--profile-file", "built-in", "--replace"}},
-		{[]string{"simulate", "timeout", "--profiles", "offline", "--policies", "http-first", "--clients", "10000", "--horizon", "24h", "--budget", "1000000"}, []string{"--budget 1000000", "engine steps"}},
-		{[]string{"simulate", "timeout", "--budget", "-1"}, []string{"--budget -1", "want"}},
-		{[]string{"simulate", "storm", "--bucket", "1ms", "--horizon", "6h"}, []string{"--bucket 1ms", "--horizon 6h", "want fewer"}},
-		{[]string{"simulate", "storm", "--safe-window", "2m"}, []string{"--safe-window 2m0s", "want"}},
-		{[]string{"simulate", "storm", "--safe-retry-spread", "NaN"}, []string{"--safe-retry-spread NaN", "want"}},
-		{[]string{"simulate", "storm", "--jitters", "rtb1,rtb1"}, []string{"--jitters", "twice"}},
-		{[]string{"simulate", "storm", "--jitters", "wobbly"}, []string{"--jitters", "wobbly", "socketio"}},
-		{[]string{"simulate", "storm", "--clients", "0"}, []string{"--clients 0", "want"}},
 		{[]string{"simulate", "storm", "--svg", filepath.Join(dir, "missing", "x.svg")}, []string{"--svg", "missing"}},
-		{[]string{"simulate", "weather"}, []string{`"weather"`, "timeout or storm"}},
 	} {
 		out, errOut, status := runCLI(c.args...)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {

@@ -90,11 +90,21 @@ func ms(v int64) *int64 { return &v }
 
 // Load reads and checks a timelines document.
 func Load(path string) (Timelines, error) {
-	var doc Timelines
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return doc, err
+		return Timelines{}, err
 	}
+	return Parse(path, b)
+}
+
+// maxUntil bounds a timeline's length in virtual time (one hour), so that a
+// run always ends.
+const maxUntil = 3600000
+
+// Parse decodes and checks a timelines document; name prefixes its errors.
+func Parse(name string, b []byte) (Timelines, error) {
+	var doc Timelines
+	path := name
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return doc, fmt.Errorf("%s: %w", path, err)
 	}
@@ -104,6 +114,9 @@ func Load(path string) (Timelines, error) {
 			return doc, fmt.Errorf("%s: timeline id %q is empty or repeated", path, tl.ID)
 		}
 		seen[tl.ID] = true
+		if tl.Until < 0 || tl.Until > maxUntil {
+			return doc, fmt.Errorf("%s: timeline %s: until %d is not in [0, %d] ms", path, tl.ID, tl.Until, maxUntil)
+		}
 		for _, r := range tl.Network {
 			if _, ok := Defaults[r.Transport]; !ok && r.Transport != "any" {
 				return doc, fmt.Errorf("%s: timeline %s: rule transport %q is not ws, http, any, wscheck or connectivity", path, tl.ID, r.Transport)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -34,5 +35,29 @@ func BenchmarkStormMillionClients(b *testing.B) {
 			b.Fatal(err, r.Reconnected)
 		}
 		b.ReportMetric(float64(r.Total), "attempts")
+	}
+}
+
+// BenchmarkRecommendFourThousandProfiles is the recommendation over 4,000
+// profiles × 10 timeouts (40,000 websocket-first cells): Recommend and
+// BestByProfile each index the cells once.
+func BenchmarkRecommendFourThousandProfiles(b *testing.B) {
+	var cells []Cell
+	mix := map[string]float64{}
+	for p := range 4000 {
+		name := fmt.Sprintf("p%d", p)
+		mix[name] = 1
+		for k := range 10 {
+			cells = append(cells, Cell{Profile: name, Policy: "websocket-first", ShortCircuit: time.Duration(k+1) * 250 * time.Millisecond,
+				Clients: 1, Connected: 1, Mean: time.Duration(p*k%977) * time.Millisecond, Wasted: float64(k) / 10})
+		}
+	}
+	cost := Cost{PerSecond: 1, PerWasted: 0.05}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Recommend(cells, mix, cost); err != nil {
+			b.Fatal(err)
+		}
+		BestByProfile(cells, cost)
 	}
 }

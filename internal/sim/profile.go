@@ -218,10 +218,15 @@ func exactKeys(v any, t reflect.Type, path string) error {
 // replaces it only when replace is set; otherwise that is an error.
 func Merge(builtin, extra []Profile, replace bool) ([]Profile, error) {
 	all := slices.Clone(builtin)
+	index := make(map[string]int, len(builtin)+len(extra))
+	for i, p := range all {
+		index[p.Name] = i
+	}
 	for _, p := range extra {
-		i := slices.IndexFunc(all, func(q Profile) bool { return q.Name == p.Name })
+		i, ok := index[p.Name]
 		switch {
-		case i < 0:
+		case !ok:
+			index[p.Name] = len(all)
 			all = append(all, p)
 		case replace:
 			all[i] = p
@@ -289,10 +294,16 @@ func (p Profile) validate() error {
 // Select returns the profiles named, in the order named, from among ps, or
 // an error naming the first unknown one.
 func Select(ps []Profile, names []string) ([]Profile, error) {
+	index := make(map[string]int, len(ps))
+	for i, p := range ps {
+		if _, dup := index[p.Name]; !dup {
+			index[p.Name] = i
+		}
+	}
 	var out []Profile
 	for _, n := range names {
-		i := slices.IndexFunc(ps, func(p Profile) bool { return p.Name == n })
-		if i < 0 {
+		i, ok := index[n]
+		if !ok {
 			known := make([]string, len(ps))
 			for j, p := range ps {
 				known[j] = p.Name
