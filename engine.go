@@ -242,6 +242,7 @@ func (e *Engine) onConnect(out []Action) []Action {
 	case Initialized, Closed, Failed:
 		// A fresh connection: nothing to resume (RTN11).
 		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, Failure{}, false
+		e.forceFallback = false // a server's RTN17f1 redirect was for the old connection
 		out = e.startAttempt(out, ReasonConnectRequested)
 		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	case Disconnected, Suspended:

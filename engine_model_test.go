@@ -29,6 +29,12 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 		cfg.ShortCircuit = time.Duration(rapid.IntRange(0, 5000).Draw(t, "shortCircuitMs")) * time.Millisecond
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(rapid.SampledFrom([]int{5, 30, 120}).Draw(t, "ttlSeconds")) * time.Second
 		cfg.Source = rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 0))
+		// The transport preference: used by the other policies too, and an
+		// HTTP remembered before the first connect.
+		cfg.RememberTransport = rapid.Bool().Draw(t, "rememberTransport")
+		if rapid.Bool().Draw(t, "rememberedHTTP") {
+			cfg.Preference = Preference{Transport: HTTP, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Reason: PreferenceConnected}
+		}
 		h, err := newEngineHarness(cfg)
 		if err != nil {
 			t.Fatal(err)

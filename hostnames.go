@@ -45,12 +45,12 @@ import (
 //     case.
 func ResolveHosts(o EndpointOptions) (Hosts, error) {
 	var h Hosts
-	endpoint := strings.ToLower(o.Endpoint)
+	endpoint := asciiLower(o.Endpoint)
 	switch {
 	case o.Endpoint != "" && o.Environment != "":
 		return Hosts{}, &FieldError{Field: "EndpointOptions.Environment", Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1)"}
 	case o.Environment != "":
-		id := strings.ToLower(o.Environment)
+		id := asciiLower(o.Environment)
 		if id == "production" {
 			id = defaultPolicy
 		}
@@ -168,7 +168,7 @@ func checkHost(field, host string) (string, error) {
 		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() || a.Zone() != "" || !isASCIIHost(host) {
 			return fail("holds ':' but is not an IPv6 address; a port is not part of a host name")
 		}
-		return strings.ToLower(host), nil
+		return asciiLower(host), nil
 	}
 	if p := badByte(host, "."); p != "" {
 		return fail("is not a host name: " + p)
@@ -184,7 +184,25 @@ func checkHost(field, host string) (string, error) {
 			return fail("ends in an all-digit label but is not an IPv4 address")
 		}
 	}
-	return strings.ToLower(host), nil
+	return asciiLower(host), nil
+}
+
+// asciiLower lowers ASCII letters only: Unicode case mapping would turn
+// some non-ASCII characters into ASCII ones (U+212A KELVIN SIGN into 'k')
+// before validation could reject them.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // isASCIIHost reports whether s holds only hex digits, ':' and '.', as an

@@ -296,7 +296,7 @@ class Run {
 
   async go() {
     this.install();
-    for (const e of this.tl.events) this.clock.schedule(e.at, () => this.event(e));
+    for (const e of this.tl.events || []) this.clock.schedule(e.at, () => this.event(e));
     this.client = this.newClient();
     await this.clock.run(this.tl.until ?? 300000, (e) => this.record({ ev: 'error', message: String(e && e.stack) }));
     return { id: this.tl.id, trace: this.trace };

@@ -85,26 +85,34 @@ const IPV4 = /^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0
 
 // isIPv6 accepts an IPv6 address without brackets or zone: eight groups of
 // one to four hex digits, or fewer around one "::", the last two groups
-// possibly an IPv4 address.
+// possibly written as an IPv4 address.
 function isIPv6(s) {
   if (!/^[0-9A-Fa-f:.]+$/.test(s)) return false;
-  let groups = s.split(":");
-  const last = groups[groups.length - 1];
+  const hex = /^[0-9A-Fa-f]{1,4}$/;
+  const lastColon = s.lastIndexOf(":");
+  const tail = s.slice(lastColon + 1);
+  let head = s;
   let want = 8;
-  if (last.includes(".")) {
-    if (!IPV4.test(last)) return false;
-    groups = groups.slice(0, -1);
+  if (tail.includes(".")) {
+    if (!IPV4.test(tail)) return false;
     want = 6;
+    head = s.slice(0, lastColon + 1);
+    if (!head.endsWith("::")) head = head.slice(0, -1);
   }
-  const double = s.indexOf("::");
-  if (double !== s.lastIndexOf("::")) return false;
-  if (double >= 0) {
-    const [a, b] = (last.includes(".") ? s.slice(0, s.length - last.length) : s).split("::");
-    const parts = [...(a ? a.split(":") : []), ...(b ? b.split(":").filter((x, i, xs) => !(i === xs.length - 1 && x === "")) : [])];
-    return parts.length < want && parts.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g));
+  const d = head.indexOf("::");
+  if (d < 0) {
+    const groups = head.split(":");
+    return groups.length === want && groups.every((g) => hex.test(g));
   }
-  return groups.length === want && groups.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g));
+  if (d !== head.lastIndexOf("::")) return false;
+  const [a, b] = [head.slice(0, d), head.slice(d + 2)];
+  const parts = [...(a ? a.split(":") : []), ...(b ? b.split(":") : [])];
+  return parts.length < want && parts.every((g) => hex.test(g));
 }
+
+// Lower ASCII letters only: toLowerCase would turn U+212A KELVIN SIGN into
+// "k" before validation could reject it.
+const asciiLower = (s) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 // checkHost returns the host in lower case, or throws naming field.
 function checkHost(field, h) {
@@ -115,12 +123,12 @@ function checkHost(field, h) {
   if (h.length > 253) fail("is longer than 253 bytes");
   if (h.includes(":")) {
     if (!isIPv6(h)) fail("holds ':' but is not an IPv6 address; a port is not part of a host name");
-    return h.toLowerCase();
+    return asciiLower(h);
   }
   const labels = h.split(".");
   if (!labels.every((l) => LABEL.test(l))) fail("is not a host name");
   if (/^[0-9]+$/.test(labels[labels.length - 1]) && !IPV4.test(h)) fail("ends in an all-digit label but is not an IPv4 address");
-  return h.toLowerCase();
+  return asciiLower(h);
 }
 
 function checkPolicyId(field, value, id) {
@@ -129,10 +137,10 @@ function checkPolicyId(field, value, id) {
 
 export function resolveHosts({ endpoint = "", environment = "", fallbackHosts }) {
   let hosts;
-  const ep = endpoint.toLowerCase();
+  const ep = asciiLower(endpoint);
   if (endpoint && environment) throw new OptionError("environment", "endpoint and environment cannot be combined");
   if (environment) {
-    let id = environment.toLowerCase();
+    let id = asciiLower(environment);
     if (id === "production") id = "main";
     checkPolicyId("environment", environment, id);
     hosts = policyHosts(id, ".realtime.ably.net", ".fallback.ably-realtime.com");
@@ -161,7 +169,7 @@ export function resolveHosts({ endpoint = "", environment = "", fallbackHosts })
 }
 
 // HTTP's optional white space around a header value: spaces and tabs.
-const isCloudFront = (server) => (server ?? "").replace(/^[ \t]+|[ \t]+$/g, "").toLowerCase() === "cloudfront";
+const isCloudFront = (server) => asciiLower((server ?? "").replace(/^[ \t]+|[ \t]+$/g, "")) === "cloudfront";
 
 export function shouldFallback(kind, status, server) {
   switch (kind) {

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func suite(t *testing.T) Suite {
+func suite(t testing.TB) Suite {
 	t.Helper()
 	s, err := LoadSuite(fixtures.FS)
 	if err != nil {

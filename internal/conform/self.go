@@ -88,7 +88,7 @@ type fnInput struct {
 	Primary            string     `json:"primary"`
 	Fallbacks          []string   `json:"fallbacks"`
 	MaxFallbacks       int        `json:"maxFallbacks"`
-	Draws              []float64  `json:"draws"`
+	Draws              []any      `json:"draws"` // numbers or "NaN", "Infinity", "-Infinity"
 	Steps              []hostStep `json:"steps"`
 }
 
@@ -195,7 +195,15 @@ func answer(req Request) (map[string]any, error) {
 	case "connectivityUp":
 		return map[string]any{"up": reconnect.ConnectivityUp(in.Status, []byte(in.Body))}, nil
 	case "hostOrder":
-		src := &pinnedDraws{draws: in.Draws}
+		draws := make([]float64, len(in.Draws))
+		for i, d := range in.Draws {
+			u, err := number(d)
+			if err != nil {
+				return nil, fmt.Errorf("draws[%d]: %w", i, err)
+			}
+			draws[i] = u
+		}
+		src := &pinnedDraws{draws: draws}
 		return map[string]any{"order": reconnect.AppendHostOrder(nil, reconnect.Hosts{Primary: in.Primary, Fallbacks: in.Fallbacks}, in.MaxFallbacks, src)}, nil
 	case "preferredHost":
 		var p reconnect.PreferredHost
