@@ -75,37 +75,11 @@ func (ss *sessions) endHost(name string) {
 // fault: the response's headers (with the session id) are the handshake,
 // its one body line is CONNECTED.
 func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
-	f, l, cd, hf, id := s.draw(h, false)
-	mode := r.URL.Query().Get("mode")
-	ev := func(what string) { s.event(h, reconnect.HTTP, id, what, mode) }
-	ev("request")
-	if !s.admit() {
-		w.Header().Set("Server", "lab")
-		http.Error(w, "over capacity", http.StatusServiceUnavailable)
-		ev("rejected")
+	f, cd, hf, id, ev, ok := s.handshake(h, reconnect.HTTP, w, r)
+	if !ok {
 		return
 	}
 	ctx := r.Context()
-	switch f {
-	case fateReject:
-		if !s.wait(ctx, l) {
-			ev("closed")
-			return
-		}
-		w.Header().Set("Server", "lab")
-		http.Error(w, "rejected by the lab", hf.HTTP.rejectStatus())
-		ev("rejected")
-		return
-	case fateBlackhole:
-		ev("blackholed")
-		s.wait(ctx, time.Duration(1<<62))
-		ev("closed")
-		return
-	}
-	if !s.wait(ctx, l) {
-		ev("closed")
-		return
-	}
 	x := &session{id: id, host: h.name, end: make(chan struct{})}
 	s.session.add(x)
 	w.Header().Set(HeaderSession, id)

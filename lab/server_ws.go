@@ -65,35 +65,8 @@ func (s *Server) handler(h *host) http.Handler {
 // serveWS answers a websocket connect request according to the host's
 // websocket fault.
 func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
-	f, l, cd, hf, id := s.draw(h, true)
-	mode := r.URL.Query().Get("mode")
-	ev := func(what string) { s.event(h, reconnect.WebSocket, id, what, mode) }
-	ev("request")
-	if !s.admit() {
-		w.Header().Set("Server", "lab")
-		http.Error(w, "over capacity", http.StatusServiceUnavailable)
-		ev("rejected")
-		return
-	}
-	ctx := r.Context()
-	switch f {
-	case fateReject:
-		if !s.wait(ctx, l) {
-			ev("closed")
-			return
-		}
-		w.Header().Set("Server", "lab")
-		http.Error(w, "websocket rejected by the lab", hf.WebSocket.rejectStatus())
-		ev("rejected")
-		return
-	case fateBlackhole:
-		ev("blackholed")
-		s.wait(ctx, time.Duration(1<<62))
-		ev("closed")
-		return
-	}
-	if !s.wait(ctx, l) {
-		ev("closed")
+	f, cd, hf, id, ev, ok := s.handshake(h, reconnect.WebSocket, w, r)
+	if !ok {
 		return
 	}
 	c, err := websocket.Accept(w, r, nil)
@@ -167,6 +140,49 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		_ = c.Write(cctx, websocket.MessageText, []byte(msgDisconnected+" "+strconv.Itoa(hf.DisconnectStatus)))
 	}
 	ev("dropped")
+}
+
+// handshake is the part of a connect request both transports share: it
+// draws the connection's fate, applies the capacity, answers a reject,
+// holds a blackhole, and waits out the latency. ok says the handshake is
+// to be answered now; the rest is the fate, the delay to CONNECTED, the
+// host's faults, the connection's id and its event reporter.
+func (s *Server) handshake(h *host, k reconnect.Transport, w http.ResponseWriter, r *http.Request) (f fate, cd time.Duration, hf HostFault, id string, ev func(string), ok bool) {
+	var l time.Duration
+	f, l, cd, hf, id = s.draw(h, k == reconnect.WebSocket)
+	mode := r.URL.Query().Get("mode")
+	ev = func(what string) { s.event(h, k, id, what, mode) }
+	ev("request")
+	reject := func(status int) {
+		w.Header().Set("Server", "lab")
+		http.Error(w, k.String()+" rejected by the lab", status)
+		ev("rejected")
+	}
+	if !s.admit() {
+		reject(http.StatusServiceUnavailable)
+		return
+	}
+	ctx := r.Context()
+	switch f {
+	case fateReject:
+		if s.wait(ctx, l) {
+			p := hf.HTTP
+			if k == reconnect.WebSocket {
+				p = hf.WebSocket
+			}
+			reject(p.rejectStatus())
+			return
+		}
+	case fateBlackhole:
+		ev("blackholed")
+		s.wait(ctx, time.Duration(1<<62))
+	default:
+		if s.wait(ctx, l) {
+			return f, cd, hf, id, ev, true
+		}
+	}
+	ev("closed")
+	return
 }
 
 // serveCheck answers the connectivity check.
