@@ -53,6 +53,11 @@ func (r *Runner) loop() {
 func (r *Runner) step(ev reconnect.Event) {
 	now := time.Now()
 	r.actions = r.eng.Step(now, ev, r.actions[:0])
+	if p := r.eng.Preference(); p != r.pref {
+		r.mu.Lock()
+		r.pref = p
+		r.mu.Unlock()
+	}
 	for _, a := range r.actions {
 		r.perform(now, a)
 	}

@@ -67,6 +67,7 @@ type Runner struct {
 	running  bool // a loop goroutine is draining the inbox
 	stopping bool // the context is done: no new events
 	state    reconnect.State
+	pref     reconnect.Preference
 	active   Transport
 	changes  []StateChange // waiting for onChange
 	missed   int
@@ -139,7 +140,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
-		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, done: make(chan struct{})}
+		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, done: make(chan struct{}), pref: eng.Preference()}
 	if r.checkNet == nil {
 		r.checkNet = defaultCheckNet()
 	}
@@ -191,6 +192,16 @@ func (r *Runner) State() reconnect.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.state
+}
+
+// Preference returns the engine's transport preference after the last event
+// the runner processed: persist it (Preference.MarshalText) and pass it
+// back in Options.Config.Preference to the next runner, so the next process
+// starts on the transport that last connected (see reconnect.Preference).
+func (r *Runner) Preference() reconnect.Preference {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pref
 }
 
 // Done returns a channel that is closed once the runner has stopped (its
