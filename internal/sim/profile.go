@@ -313,7 +313,7 @@ func Select(ps []Profile, names []string) ([]Profile, error) {
 			for j, p := range ps {
 				known[j] = p.Name
 			}
-			return nil, fmt.Errorf("unknown profile %q (known: %v)", n, known)
+			return nil, fmt.Errorf("unknown profile %q; want one of %s", n, strings.Join(known, ", "))
 		}
 		out = append(out, ps[i])
 	}
