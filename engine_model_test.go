@@ -189,6 +189,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{func(c *Config) { c.ShortCircuit = -1 }, "Config.ShortCircuit"},
 		{func(c *Config) { c.Transports = Availability{} }, "Config.Transports"},
 		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
+		{func(c *Config) { c.Policy = numPolicies }, "Config.Policy"}, // the first value past the last
 		{func(c *Config) { c.SlowTimeout = -1 }, "Config.SlowTimeout"},
 		{func(c *Config) { c.GiveUpTimeout = -1 }, "Config.GiveUpTimeout"},
 		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.Endpoint.Endpoint"},
