@@ -155,6 +155,8 @@ func (e *Engine) onOpened(out []Action, s *transportSlot) []Action {
 func (e *Engine) onPendingLost(out []Action, f Failure) []Action {
 	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 	if f.Kind == FailureDisconnected && ShouldFallback(f) && e.hostCount() > 1 {
+		out = e.cancelTimers(out, attemptTimers...)
+		e.check, e.wsCheck = checkNone, wsCheckNone
 		return e.reconnect(out, f)
 	}
 	return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)

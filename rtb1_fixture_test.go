@@ -172,7 +172,7 @@ func buildRTB1Fixture() rtb1File {
 		Spec:          "RTB1",
 		FormatVersion: 1,
 		Units: fixtureUnit{
-			Time:  "milliseconds, as JSON numbers with up to six decimals (whole nanoseconds)",
+			Time: "milliseconds, as JSON numbers with up to six decimals (whole nanoseconds)",
 			Exact: "the *Ns fields repeat a value as a decimal string of whole nanoseconds: the float64 computation of the decisions below, rounded half away from zero and saturated. " +
 				"An integer implementation that computes the exact value initial*min((n+2)/3,2)*(1-u/5) and rounds it the same way gets the same string below 2^53 ns and is within max(1 ns, 1e-14 * the value) above (checked for every case)",
 		},

@@ -169,3 +169,22 @@ func TestRule2WebSocketReplacesPendingHTTP(t *testing.T) {
 	}
 	h.eventually("the pending HTTP transport closed, never connected", func() bool { return h.closedUnconnected(v[0].Conn) })
 }
+
+// Liveness on the wire: a websocket killed right after its handshake,
+// before CONNECTED, does not keep the client from connecting over HTTP in
+// the same attempt.
+func TestKilledWebSocketConnectsOverHTTP(t *testing.T) {
+	cfg := scaled()
+	cfg.ShortCircuit = time.Second
+	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{KillBeforeConnected: 1}, PathFault{Connect: ms(20)}) })
+	c := h.until(reconnect.Connected, 5*time.Second)
+	if c.Transport != reconnect.HTTP || c.Reason != reconnect.ReasonConnected {
+		t.Fatalf("CONNECTED on %v for %v, want HTTP", c.Transport, c.Reason)
+	}
+	if n := len(h.seen(reconnect.WebSocket, "", "killed")); n == 0 {
+		t.Fatalf("no websocket was killed:\n%s", h.dump())
+	}
+	if at := h.at(c.At); at >= cfg.ShortCircuit {
+		t.Fatalf("CONNECTED at %v: HTTP waited for the short circuit", at)
+	}
+}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -24,9 +26,15 @@ func createOutput(path string) (*output, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, usagef("--svg %s: is a directory; want a file path", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, usagef("--svg %s: cannot write there (%v)", path, err)
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("--svg %s: the directory %s does not exist; want a path in an existing directory", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, usagef("--svg %s: no permission to write in %s; want a writable directory", path, dir)
+	case err != nil:
+		return nil, usagef("--svg %s: cannot write there (%v); want a writable file path", path, err)
 	}
 	return &output{path: path, tmp: tmp}, nil
 }

@@ -53,7 +53,7 @@ func parsePolicy(s string) (reconnect.Policy, error) {
 			return p, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown policy %q (websocket-first, http-first, websocket-check)", s)
+	return 0, fmt.Errorf("unknown policy %q; want websocket-first, http-first or websocket-check", s)
 }
 
 type timeoutReport struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"math"
 	"os"
@@ -152,4 +153,36 @@ func FuzzSimulateFlags(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSimulateStormTradeoffReportsEveryRowAgainstTheAims(t *testing.T) {
+	out, errOut, status := runCLI("simulate", "storm", "--tradeoff", "--clients", "2000", "--capacity", "50", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var rep struct {
+		RTB1 struct {
+			PeakPerSecond float64 `json:"peakPerSecond"`
+		} `json:"rtb1"`
+		DropMedianNs int64 `json:"dropMedianNs"`
+		Rows         []struct {
+			Safe struct {
+				WindowNs int64 `json:"windowNs"`
+			} `json:"safe"`
+			PeakRatio   float64 `json:"peakRatio"`
+			DropAddedNs int64   `json:"dropAddedNs"`
+			MeetsAims   []bool  `json:"meetsAims"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(tradeoffWindows) * len(tradeoffShares) * len(tradeoffRetry); len(rep.Rows) != want || rep.RTB1.PeakPerSecond == 0 || rep.DropMedianNs <= 0 {
+		t.Fatalf("%d rows (want %d), %+v", len(rep.Rows), want, rep.RTB1)
+	}
+	for _, r := range rep.Rows {
+		if len(r.MeetsAims) != 3 || r.MeetsAims[2] != (r.DropAddedNs <= r.Safe.WindowNs/2) || r.MeetsAims[0] != (r.PeakRatio >= 5) {
+			t.Errorf("row %+v: aims inconsistent with its figures", r)
+		}
+	}
 }

@@ -128,10 +128,10 @@ class Run {
   }
 
   // A transport connection opened through a seam.
-  openConn(kind, host, impl) {
+  openConn(kind, host, mode, impl) {
     const c = { kind, host, impl, state: 'opening', n: ++this.nconn };
     this.conns.push(c);
-    this.record({ ev: 'open', transport: kind, host });
+    this.record({ ev: 'open', transport: kind, host, mode });
     const r = this.rule(kind, host);
     const at = (d, fn) => this.clock.schedule(d, () => c.state !== 'closed' && fn());
     switch (r.do) {
@@ -189,7 +189,8 @@ class Run {
     };
     Platform.Config.WebSocket = class FakeWebSocket {
       constructor(url) {
-        const host = new URL(url).hostname;
+        const u = new URL(url);
+        const host = u.hostname;
         this.check = host === WSCHECK_HOST;
         if (this.check) {
           run.record({ ev: 'wscheck' });
@@ -199,7 +200,7 @@ class Run {
           return;
         }
         const ws = this;
-        this.conn = run.openConn('ws', host, {
+        this.conn = run.openConn('ws', host, connectMode(u.searchParams), {
           opened: () => ws.onopen && ws.onopen(),
           message: (m) => m && ws.onmessage && ws.onmessage({ data: JSON.stringify(m) }),
           refused: () => ws.failed(),
@@ -217,12 +218,12 @@ class Run {
       on() {}
     };
     const comet = Platform.Transports.bundledImplementations.comet;
-    comet.prototype.createRequest = function (uri) {
+    comet.prototype.createRequest = function (uri, headers, params) {
       const req = new EventEmitter();
       req.exec = () => {
         if (!uri.endsWith('/comet/connect')) return; // recv, send, close: never answered
         const host = new URL(uri).hostname;
-        req.conn = run.openConn('http', host, {
+        req.conn = run.openConn('http', host, connectMode(new URLSearchParams(params || {})), {
           opened: () => {},
           message: (m) => req.emit('data', m ? [m] : []),
           refused: () => req.emit('complete', new Error('connect ECONNREFUSED')),
@@ -301,6 +302,12 @@ class Run {
     await this.clock.run(this.tl.until ?? 300000, (e) => this.record({ ev: 'error', message: String(e && e.stack) }));
     return { id: this.tl.id, trace: this.trace };
   }
+}
+
+// connectMode is the connection mode a transport's connect parameters ask
+// for: resume or recover with the key, else clean.
+function connectMode(params) {
+  return params.has('resume') ? 'resume' : params.has('recover') ? 'recover' : 'clean';
 }
 
 function connectedMessage(n) {

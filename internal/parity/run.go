@@ -249,7 +249,7 @@ func (r *runner) open(l *life, a reconnect.Action) {
 	}
 	c := &conn{id: a.Transport, kind: kind, host: a.Host}
 	l.conns[c.id] = c
-	r.record(Entry{Ev: "open", Transport: kind, Host: a.Host})
+	r.record(Entry{Ev: "open", Transport: kind, Host: a.Host, Mode: a.Mode.String()})
 	ru := r.tl.rule(kind, a.Host, r.now, r.offline)
 	live := func(fn func()) func() {
 		return func() {

@@ -17,6 +17,7 @@ type Entry struct {
 	// open, close
 	Transport string `json:"transport,omitempty"` // ws or http
 	Host      string `json:"host,omitempty"`
+	Mode      string `json:"mode,omitempty"` // open: clean, resume or recover
 	// preference: the persisted value (null when removed); error: the text
 	Value   *string `json:"value,omitempty"`
 	Message string  `json:"message,omitempty"`
@@ -41,8 +42,10 @@ func (e Entry) String() string {
 	switch e.Ev {
 	case "state":
 		return fmt.Sprintf("%d state %s→%s retryIn=%d", e.T, e.From, e.To, e.RetryIn)
-	case "open", "close":
-		return fmt.Sprintf("%d %s %s %s", e.T, e.Ev, e.Transport, e.Host)
+	case "open":
+		return fmt.Sprintf("%d open %s %s %s", e.T, e.Transport, e.Host, e.Mode)
+	case "close":
+		return fmt.Sprintf("%d close %s %s", e.T, e.Transport, e.Host)
 	case "preference":
 		v := "none"
 		if e.Value != nil {

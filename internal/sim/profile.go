@@ -24,6 +24,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -109,12 +110,16 @@ var builtinJSON []byte
 // proxy-rejects-websocket, proxy-blackholes-websocket, primary-down,
 // offline, flapping and flapping-websocket.
 func Builtin() []Profile {
+	return slices.Clone(builtinProfiles())
+}
+
+var builtinProfiles = sync.OnceValue(func() []Profile {
 	ps, err := ParseProfiles(builtinJSON)
 	if err != nil {
 		panic("sim: built-in profiles: " + err.Error()) // a build defect, caught by the tests
 	}
 	return ps
-}
+})
 
 // ParseProfiles reads a profile file: {"profiles": [ … ]}, each profile as
 // in profiles.json. It is strict: a key that is unknown or differs from the
@@ -308,7 +313,7 @@ func Select(ps []Profile, names []string) ([]Profile, error) {
 			for j, p := range ps {
 				known[j] = p.Name
 			}
-			return nil, fmt.Errorf("unknown profile %q (known: %v)", n, known)
+			return nil, fmt.Errorf("unknown profile %q; want one of %s", n, strings.Join(known, ", "))
 		}
 		out = append(out, ps[i])
 	}

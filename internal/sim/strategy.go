@@ -94,7 +94,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			return Strategy(s), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(strategyNames[:], ", "))
+	return 0, fmt.Errorf("unknown strategy %q; want one of %s", name, strings.Join(strategyNames[:], ", "))
 }
 
 // engineRules reports whether the strategy follows the engine's rules

@@ -103,8 +103,9 @@ func dropMedian(o SafeOptions, n int, seed uint64) time.Duration {
 	cfg.ReconnectWindow, cfg.ImmediateShare = o.Window, o.ImmediateShare
 	cl := newClient(cfg, rand.New(rand.NewPCG(seed, 99)))
 	ts := make([]time.Duration, 0, n)
+	healthy := Builtin()[0]
 	for range n {
-		ts = append(ts, cl.runFrom(Builtin()[0], time.Minute, true).TimeToConnect)
+		ts = append(ts, cl.runFrom(healthy, time.Minute, true).TimeToConnect)
 	}
 	slices.Sort(ts)
 	return quantile(ts, 0.5)

@@ -63,6 +63,7 @@ func demo(args []string, out io.Writer) error {
 	spread := fs.Duration("spread", 0, "spread the connect requests over this long")
 	seed := fs.Uint64("seed", 1, "seed of the server's fault and latency draws")
 	quiet := fs.Bool("quiet", false, "print only the summary")
+	wire := fs.Bool("wire", false, "also print what the server sees on each connection (request, rejected, viable, connected, closed, …)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,7 +82,12 @@ func demo(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := lab.NewServer(lab.Options{Seed: *seed})
+	tl := &timeline{out: out, quiet: *quiet}
+	opts := lab.Options{Seed: *seed}
+	if *wire && !*quiet {
+		opts.OnEvent = tl.wire
+	}
+	s, err := lab.NewServer(opts)
 	if err != nil {
 		return err
 	}
@@ -93,7 +99,6 @@ func demo(args []string, out io.Writer) error {
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
 		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
-	tl := &timeline{out: out, quiet: *quiet}
 	f, err := lab.StartFleet(context.Background(), s, lab.FleetOptions{Clients: *clients, Config: cfg, Spread: *spread, OnChange: tl.change})
 	if err != nil {
 		return err
@@ -134,6 +139,20 @@ func (t *timeline) change(i int, c runner.StateChange) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	print := func() { fmt.Fprintln(t.out, formatChange(c.At.Sub(t.start), i, c)) }
+	if t.start.IsZero() {
+		t.early = append(t.early, print)
+		return
+	}
+	print()
+}
+
+// wire prints one server event.
+func (t *timeline) wire(e lab.ServerEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	print := func() {
+		fmt.Fprintf(t.out, "%9.3fs  server      %-9s %-4s %-10s %s %s\n", e.At.Sub(t.start).Seconds(), e.Transport, e.Conn, e.What, e.Host, e.Mode)
+	}
 	if t.start.IsZero() {
 		t.early = append(t.early, print)
 		return
