@@ -41,6 +41,11 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 // policy's choice.
 func (e *Engine) firstTransports(out []Action) []Action {
 	e.forceFallback = false
+	if e.preferHTTP() {
+		// The flapping guard: HTTP alone, no short-circuit websocket and
+		// no background websocket check until the hold is over.
+		return e.startFlow(out)
+	}
 	if e.cfg.RememberTransport {
 		// A remembered websocket is what the policies start with anyway.
 		if st := e.pref.Start(e.now, e.cfg.PreferenceTTL, e.cfg.Transports); st.Transport == HTTP {
@@ -49,8 +54,6 @@ func (e *Engine) firstTransports(out []Action) []Action {
 	}
 	first := FirstStep{Transport: HTTP}
 	switch {
-	case e.preferHTTP():
-		// The flapping guard: HTTP alone, no short-circuit websocket.
 	case e.cfg.Policy == PolicyWebSocketFirst:
 		first = ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
 	case !e.cfg.Transports.HTTP:

@@ -14,8 +14,12 @@ import (
 // ignores it). When Drops websockets have been activated and then dropped
 // (closed or failed while CONNECTED; not by a close request or a network
 // down event) within Window, attempts start with HTTP and open no
-// websocket — no short circuit, no upgrade — for Hold; when Hold ends an
-// HTTP connection opens an upgrade websocket again (TimerFlapHold).
+// websocket — no short circuit, no upgrade, no background websocket check —
+// for Hold; when Hold ends an HTTP connection opens an upgrade websocket
+// again (TimerFlapHold). An engine that keeps the transport preference
+// (Config.RememberTransport) remembers HTTP with the reason
+// PreferenceWebSocketUnstable when the guard triggers, and keeps that
+// reason through the hold.
 //
 // The zero value means the defaults DefaultFlapDrops, DefaultFlapWindow
 // and DefaultFlapHold, field by field; Drops < 0 turns the guard off.
@@ -103,6 +107,12 @@ func (e *Engine) noteWebSocketDrop() {
 	if f.n == k && e.now.Sub(f.drops[f.next]) <= e.cfg.Flap.Window {
 		f.httpTill = e.now.Add(e.cfg.Flap.Hold)
 		f.n, f.next = 0, 0
+		if e.usesPreference() {
+			// Remembered as HTTP, reason websocket-unstable, for the SDK to
+			// persist; after the hold the preference's background
+			// websocket check decides when to return to the websocket.
+			e.pref = e.pref.Apply(PreferenceEventWebSocketUnstable, NoTransport, e.now)
+		}
 	}
 }
 

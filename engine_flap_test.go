@@ -139,3 +139,49 @@ func TestFlapGuardValidation(t *testing.T) {
 		t.Errorf("the largest Drops: %v", err)
 	}
 }
+
+// With Config.RememberTransport the flapping guard is remembered in the
+// transport preference: HTTP, reason websocket-unstable, kept through the
+// hold (an HTTP connection during the hold does not overwrite the reason),
+// and no background websocket check runs until the hold is over.
+func TestFlapGuardRemembersHTTPAsWebSocketUnstable(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RememberTransport = true
+	cfg.Flap = FlapGuard{Drops: 2, Window: time.Minute, Hold: 5 * time.Minute}
+	e, _ := NewEngine(cfg)
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out []Action
+	at := func(s int) time.Time { return start.Add(time.Duration(s) * time.Second) }
+	opened := func() Action {
+		for _, a := range out {
+			if a.Kind == ActionOpenTransport {
+				return a
+			}
+		}
+		t.Fatalf("nothing opened: %v", out)
+		return Action{}
+	}
+	out = e.Step(at(0), Event{Kind: EventConnect}, out[:0])
+	for i := 1; i <= 2; i++ {
+		id := opened().Transport
+		out = e.Step(at(10*i-1), Event{Kind: EventTransportConnected, Transport: id}, out[:0])
+		out = e.Step(at(10*i), Event{Kind: EventTransportClosed, Transport: id}, out[:0])
+	}
+	want := Preference{Transport: HTTP, At: at(20), Reason: PreferenceWebSocketUnstable}
+	if got := e.Preference(); got != want {
+		t.Fatalf("after the guard triggered: preference %+v, want %+v", got, want)
+	}
+	http := opened()
+	for _, a := range out {
+		if a.Kind == ActionCheckWebSocket {
+			t.Fatalf("a background websocket check during the hold: %v", out)
+		}
+	}
+	if http.TransportKind != HTTP {
+		t.Fatalf("the attempt after the guard opened %v", http.TransportKind)
+	}
+	out = e.Step(at(21), Event{Kind: EventTransportConnected, Transport: http.Transport}, out[:0])
+	if got := e.Preference(); got != want {
+		t.Fatalf("HTTP connected during the hold: preference %+v, want %+v", got, want)
+	}
+}

@@ -94,7 +94,10 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
 	}
 	if e.usesPreference() {
-		e.pref, e.prefStart = e.pref.Apply(PreferenceEventConnected, s.kind, e.now), NoTransport
+		e.prefStart = NoTransport
+		if !(s.kind == HTTP && e.preferHTTP()) { // keep "websocket-unstable" through the hold
+			e.pref = e.pref.Apply(PreferenceEventConnected, s.kind, e.now)
+		}
 	}
 	if e.state != Connected {
 		e.retries, e.ttlExpired, e.everConnected = 0, false, true

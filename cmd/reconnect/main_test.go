@@ -97,7 +97,6 @@ func TestBadInvocationsExitTwoWithOneLineNamingTheProblem(t *testing.T) {
 		{[]string{"simulate", "storm", "--jitters", "rtb1,rtb1"}, []string{"--jitters", "twice"}},
 		{[]string{"simulate", "storm", "--jitters", "wobbly"}, []string{"--jitters", "wobbly", "socketio"}},
 		{[]string{"simulate", "storm", "--clients", "0"}, []string{"--clients 0", "want"}},
-		{[]string{"simulate", "storm", "--tradeoff", "--svg", "x.svg"}, []string{"--svg x.svg", "--tradeoff"}},
 	} {
 		out, errOut, status := runCLI(c.args...)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {

@@ -75,9 +75,6 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
 		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
 	}
-	if *tradeoff && *svg != "" {
-		return nil, usagef("--svg %s: --tradeoff writes no chart; drop one of them", *svg)
-	}
 	o := &stormOptions{asJSON: *asJSON, svg: *svg, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
 		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
 		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
@@ -108,7 +105,7 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 	}
 	defer out.abandon()
 	if o.tradeoff {
-		return runTradeoff(o, stdout, stderr)
+		return runTradeoff(o, out, stdout, stderr)
 	}
 	prog := newProgress(stderr, "simulated seconds")
 	var results []sim.StormResult
@@ -233,11 +230,16 @@ var (
 	tradeoffRetry   = []float64{0.5, 1}
 )
 
-func runTradeoff(o *stormOptions, stdout, stderr io.Writer) error {
+func runTradeoff(o *stormOptions, out *output, stdout, stderr io.Writer) error {
 	prog := newProgress(stderr, "storms")
 	t, err := sim.SafeTradeoff(o.config, tradeoffWindows, tradeoffShares, tradeoffRetry, []float64{o.config.Safe.SuspendedSpread}, 20000, prog.update)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if out != nil {
+		if err := out.finish(tradeoffChart(t).WriteSVG); err != nil {
+			return err
+		}
 	}
 	if o.asJSON {
 		enc := json.NewEncoder(stdout)
@@ -262,4 +264,44 @@ func runTradeoff(o *stormOptions, stdout, stderr io.Writer) error {
 			r.PeakPerSecond, r.PeakRatio, r.T99.Round(100*time.Millisecond), r.T99Ratio, r.Total, r.DropAdded.Round(time.Millisecond), met)
 	}
 	return tw.Flush()
+}
+
+// tradeoffChart draws the grid against the aims on one scale: each panel
+// is one aim, each figure divided by its limit (peak: 5 / its ratio to
+// rtb1; 99 %: its ratio to full / 1.1; drop: added / (W/2)), so a point at
+// or below the dashed line at 1 meets that aim. One line per immediate
+// share and retry spread, by window.
+func tradeoffChart(t sim.Tradeoff) sim.Multiples {
+	m := sim.Multiples{Title: "rtb1-safe against its aims: each figure over its limit (at or below 1: met)",
+		XLabel: "reconnect window W (s, log scale)", YLabel: "figure / limit", LogX: true, Columns: 3}
+	aims := []struct {
+		title string
+		value func(r sim.TradeoffRow) float64
+	}{
+		{"peak: 5 / (× below rtb1)", func(r sim.TradeoffRow) float64 { return sim.AimPeakRatio / r.PeakRatio }},
+		{"99 % reconnected: (× full) / 1.1", func(r sim.TradeoffRow) float64 { return r.T99Ratio / sim.AimT99Ratio }},
+		{"drop median: added / (W/2)", func(r sim.TradeoffRow) float64 { return float64(r.DropAdded) / float64(r.Safe.Window/2) }},
+	}
+	for _, aim := range aims {
+		p := sim.Panel{Title: aim.title}
+		series := map[string]*sim.Series{}
+		var order []string
+		for _, r := range t.Rows {
+			name := fmt.Sprintf("%g%% at once, spread %g", 100*r.Safe.ImmediateShare, r.Safe.RetrySpread)
+			s, ok := series[name]
+			if !ok {
+				s = &sim.Series{Name: name}
+				series[name] = s
+				order = append(order, name)
+			}
+			s.X = append(s.X, r.Safe.Window.Seconds())
+			s.Y = append(s.Y, aim.value(r))
+		}
+		for _, name := range order {
+			p.Series = append(p.Series, *series[name])
+		}
+		m.Panels = append(m.Panels, p)
+	}
+	m.YRef = 1
+	return m
 }

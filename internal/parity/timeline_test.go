@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// driverDir holds the Node driver, its timelines and the listed differences.
+var driverDir = filepath.Join("..", "..", "conformance", "ably-js-parity")
+
 // FuzzParseTimelines: any document either fails to parse with an error or
 // parses into timelines that the engine runs to their end without
 // panicking.

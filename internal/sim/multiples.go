@@ -36,7 +36,10 @@ type Multiples struct {
 	XLabel, YLabel string
 	LogX, LogY     bool
 	Columns        int // panels per row; 0 means 3
-	Panels         []Panel
+	// YRef, when positive, draws a dashed horizontal reference line at
+	// that y in every panel.
+	YRef   float64
+	Panels []Panel
 }
 
 const (
@@ -108,9 +111,21 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 	if ymax <= ylo {
 		ymax = ylo + 1
 	}
+	// The legend: names in rows under the title, wrapped at the width.
+	type entry struct{ x, row int }
+	legend := map[string]entry{}
 	legendH := 0
 	if len(names) > 1 {
-		legendH = 20
+		x, row := mpPadL, 0
+		for _, n := range names {
+			w := 40 + 8*len([]rune(n))
+			if x > mpPadL && x+w > mpPadL+cols*mpW+(cols-1)*mpGapX {
+				x, row = mpPadL, row+1
+			}
+			legend[n] = entry{x, row}
+			x += w
+		}
+		legendH = 20 * (row + 1)
 	}
 	width := mpPadL + cols*mpW + (cols-1)*mpGapX + mpPadR
 	height := mpPadT + legendH + rows*mpH + (rows-1)*mpGapY + mpPadB
@@ -118,12 +133,11 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#ffffff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="%d" y="28" %s font-size="%d" font-weight="bold">%s</text>`+"\n", mpPadL, fontAttrs, titleSize-2, html.EscapeString(m.Title))
-	if legendH > 0 {
-		x := mpPadL
-		for _, n := range names {
-			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="48" y2="48" stroke="%s" stroke-width="3"/>`+"\n", x, x+22, colours[n])
-			fmt.Fprintf(&b, `<text x="%d" y="52" %s font-size="%d">%s</text>`+"\n", x+28, fontAttrs, tick, html.EscapeString(n))
-			x += 40 + 8*len(n)
+	for _, n := range names {
+		if e, ok := legend[n]; ok {
+			y := 48 + 20*e.row
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3"/>`+"\n", e.x, e.x+22, y, y, colours[n])
+			fmt.Fprintf(&b, `<text x="%d" y="%d" %s font-size="%d">%s</text>`+"\n", e.x+28, y+4, fontAttrs, tick, html.EscapeString(n))
 		}
 	}
 	for k, p := range m.Panels {
@@ -157,6 +171,10 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 			}
 		}
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%d" fill="none" stroke="%s"/>`+"\n", x0, y0, mpW, mpH, axisColour)
+		if m.YRef > 0 {
+			y := py(m.YRef)
+			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#444444" stroke-dasharray="5 3"/>`+"\n", x0, x0+mpW, y, y)
+		}
 		for _, mk := range p.Marks {
 			x := px(mk.X)
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#888888" stroke-dasharray="4 3"/>`+"\n", x, x, y0, y0+mpH)
