@@ -302,6 +302,7 @@ func buildHostsFixture() hostsFile {
 			{AtMs: 0, Op: "first", Expected: pr},
 		}},
 	)
+	f.Items = append(f.Items, preferredDecisionItems(pr, fb)...)
 	return f
 }
 
