@@ -395,17 +395,3 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 		}
 	}
 }
-
-// pinnedSource returns its draws in order, then 0.
-type pinnedSource struct {
-	draws []float64
-	i     int
-}
-
-func (p *pinnedSource) Float64() float64 {
-	if p.i >= len(p.draws) {
-		return 0
-	}
-	p.i++
-	return p.draws[p.i-1]
-}
