@@ -141,7 +141,8 @@ func (e *Engine) State() State { return e.state }
 
 // RetryCount returns the attempt number n of the last RTB1 retry: 0 after
 // CONNECTED or SUSPENDED (which reset it), then 1, 2, … for each entry into
-// DISCONNECTED. The immediate reconnect after a drop does not count.
+// DISCONNECTED. The immediate reconnect after a drop does not count, nor
+// does the windowed one of Config.ReconnectWindow.
 func (e *Engine) RetryCount() int { return e.retries }
 
 // LastError returns the failure carried by the most recent state change

@@ -59,7 +59,8 @@ const (
 	// ReasonRetry: the DISCONNECTED or SUSPENDED retry timer fired.
 	ReasonRetry
 	// ReasonReconnect: the immediate reconnect after an unexpected drop
-	// (RTN15a).
+	// (RTN15a), or, with Config.ReconnectWindow, the reconnect when the
+	// window's retry timer fires.
 	ReasonReconnect
 	// ReasonNetworkUp: the OS said the network is back (RTN20b, RTN20c).
 	ReasonNetworkUp

@@ -141,6 +141,8 @@ var hostDecisionCases = []endpointCase{
 	badEndpoint("invalid-policy-id-ends-with-hyphen", "acme-"),
 	badEndpoint("invalid-policy-id-nbsp", "acme\u00a0"),
 	badEndpoint("invalid-nonprod-policy-id-hyphen", "nonprod:-x"),
+	// An explicit empty fallbackHosts disables fallback whatever the endpoint.
+	{id: "nonprod-fallback-hosts-empty", endpoint: "nonprod:sandbox", fallbackHosts: []string{}, primary: "sandbox.realtime.ably-nonprod.net", fallbacks: []string{}},
 	// REC1b1: endpoint and environment never combine, whatever the endpoint.
 	{id: "invalid-hostname-and-environment", endpoint: "rt.example.com", environment: "acme", errField: fieldEnvironment},
 	{id: "invalid-nonprod-and-environment-production", endpoint: "nonprod:sandbox", environment: "production", errField: fieldEnvironment},
@@ -188,6 +190,8 @@ var serverDecisionCases = []struct {
 	{"cloudfront-other-403", "other", "CloudFront", 403, false},
 	{"cloudfront-none-403", "none", "CloudFront", 403, false},
 	{"cloudfront-dns", "dns", "CloudFront", 403, true},
+	{"cloudfront-unreachable", "unreachable", "CloudFront", 403, true},
+	{"cloudfront-refused", "refused", "CloudFront", 403, true},
 	{"cloudfront-timeout", "timeout", "CloudFront", 403, true},
 }
 
@@ -204,4 +208,35 @@ var orderDecisionDraws = []struct {
 	{5, []float64{0.85, 0.15, 0.6, 0.45, 0.7}},
 	{5, []float64{0.05, 0.95, 0.35, 0.55, 0.25}},
 	{2, []float64{0.999, 0.001}},
+}
+
+// preferredDecisionItems pin the preferred-host decisions a second time each:
+// the expiry is exclusive, only a qualifying failure forgets, and a
+// zero ttl forgets what was remembered.
+func preferredDecisionItems(pr, fb string) []hostsItem {
+	other := "main.e.fallback.ably-realtime.com"
+	return []hostsItem{
+		{ID: "preferred-expires-exactly-at-ttl", Spec: "RSC15f", Function: "preferredHost", Primary: pr, Steps: []cacheStep{
+			{AtMs: 0, Op: "fallbackSucceeded", Host: fb, TTLMs: ptr(int64(1000))},
+			{AtMs: 999, Op: "first", Expected: fb},
+			{AtMs: 1000, Op: "first", Expected: pr},
+		}},
+		{ID: "preferred-kept-on-token-failure", Spec: "RSC15f", Function: "preferredHost", Primary: pr, Steps: []cacheStep{
+			{AtMs: 0, Op: "fallbackSucceeded", Host: fb, TTLMs: ptr(int64(600000))},
+			{AtMs: 1000, Op: "failed", Host: fb, FailureKind: "token"},
+			{AtMs: 1000, Op: "first", Expected: fb},
+			{AtMs: 2000, Op: "failed", Host: fb, FailureKind: "timeout"},
+			{AtMs: 2000, Op: "first", Expected: pr},
+		}},
+		{ID: "preferred-zero-ttl-forgets", Spec: "RSC15f", Function: "preferredHost", Primary: pr, Steps: []cacheStep{
+			{AtMs: 0, Op: "fallbackSucceeded", Host: fb, TTLMs: ptr(int64(600000))},
+			{AtMs: 1000, Op: "fallbackSucceeded", Host: other, TTLMs: ptr(int64(0))},
+			{AtMs: 2000, Op: "first", Expected: pr},
+		}},
+		{ID: "preferred-negative-ttl-forgets", Spec: "RSC15f", Function: "preferredHost", Primary: pr, Steps: []cacheStep{
+			{AtMs: 0, Op: "fallbackSucceeded", Host: fb, TTLMs: ptr(int64(600000))},
+			{AtMs: 1000, Op: "fallbackSucceeded", Host: other, TTLMs: ptr(int64(-5))},
+			{AtMs: 1000, Op: "first", Expected: pr},
+		}},
+	}
 }

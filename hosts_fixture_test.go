@@ -302,6 +302,7 @@ func buildHostsFixture() hostsFile {
 			{AtMs: 0, Op: "first", Expected: pr},
 		}},
 	)
+	f.Items = append(f.Items, preferredDecisionItems(pr, fb)...)
 	return f
 }
 
@@ -394,18 +395,4 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 			t.Errorf("%s: unknown function %q", it.ID, it.Function)
 		}
 	}
-}
-
-// pinnedSource returns its draws in order, then 0.
-type pinnedSource struct {
-	draws []float64
-	i     int
-}
-
-func (p *pinnedSource) Float64() float64 {
-	if p.i >= len(p.draws) {
-		return 0
-	}
-	p.i++
-	return p.draws[p.i-1]
 }

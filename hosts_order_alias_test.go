@@ -50,3 +50,17 @@ func TestAppendHostOrderWhenDstOverlapsFallbacks(t *testing.T) {
 		t.Errorf("%v allocations without overlap", n)
 	}
 }
+
+// pinnedSource returns its draws in order, then 0.
+type pinnedSource struct {
+	draws []float64
+	i     int
+}
+
+func (p *pinnedSource) Float64() float64 {
+	if p.i >= len(p.draws) {
+		return 0
+	}
+	p.i++
+	return p.draws[p.i-1]
+}

@@ -9,11 +9,12 @@ import (
 )
 
 // A small real storm: every client loses its connection in the restart,
-// is refused during the downtime (the immediate reconnect), and comes back
-// on an RTB1 retry after it.
+// is refused during the downtime (the immediate reconnect; a second of
+// downtime leaves room for a loaded machine to tell 40 clients of the
+// drop), and comes back on an RTB1 retry after it.
 func TestStormEveryClientReconnects(t *testing.T) {
 	noLeaks(t)
-	o := StormOptions{Clients: 40, Config: scaled(), Downtime: 200 * time.Millisecond, Horizon: 20 * time.Second, Bucket: 100 * time.Millisecond}
+	o := StormOptions{Clients: 40, Config: scaled(), Downtime: time.Second, Horizon: 20 * time.Second, Bucket: 100 * time.Millisecond}
 	run, err := RunStorm(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +26,7 @@ func TestStormEveryClientReconnects(t *testing.T) {
 		t.Fatalf("half reconnected after %v, within the %v downtime", run.MedianDisconnected, o.Downtime)
 	}
 	sim, err := SimulateStorm(o)
-	if err != nil || sim.Reconnected != o.Clients || sim.Total != 2*o.Clients {
+	if err != nil || sim.Reconnected != o.Clients || sim.Total < 2*o.Clients {
 		t.Fatalf("simulator: %+v, %v", sim, err)
 	}
 }

@@ -6,7 +6,7 @@
 //	reconnect schedule [--initial 15s] [--attempts 8] [--seed N] [--json]
 //	reconnect simulate timeout [--clients N] [--timeouts …] [--profiles …] [--svg F] [--json]
 //	reconnect simulate storm [--clients N] [--downtime D] [--capacity K] [--svg F] [--json]
-//	reconnect conform [--only AREA,…] [--timeout D] [--json] (--self | -- CMD ARGS…)
+//	reconnect conform [--only AREA,…] [--require AREA,…] [--format text|json|junit] [--known FILE] (--self | -- CMD ARGS…)
 //	reconnect help [CMD [SUB]]
 //
 // Run "reconnect help" for the list of commands, and "reconnect help CMD"

@@ -257,3 +257,25 @@ func TestConformSelfPassesAndBadUsageIsStatusTwo(t *testing.T) {
 		}
 	}
 }
+
+func TestConformFormatsAndMalformedFixtures(t *testing.T) {
+	for _, format := range []string{"json", "junit"} {
+		out, errOut, status := runCLI("conform", "--self", "--only", "rtb1", "--format", format)
+		if status != 0 || errOut != "" || !strings.Contains(out, map[string]string{"json": `"exitCode": 0`, "junit": `<testsuites name=`}[format]) {
+			t.Errorf("--format %s: status %d, stderr %q, output %.300s", format, status, errOut, out)
+		}
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"rtb1.json", "transport.json", "scenarios.json", "preference.json"} {
+		if err := os.WriteFile(dir+"/"+name, []byte(`{"items":[]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(dir+"/hosts.json", []byte(`{"items":[{"id":"r","function":"shouldFallback","statusRange":[0,2000000000]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := runCLI("conform", "--self", "--fixtures", dir)
+	if status != 2 || !strings.Contains(errOut, `hosts.json: item 0 (id "r"): "statusRange" is [0,2000000000]`) {
+		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package conform
 
 import (
@@ -37,9 +39,16 @@ func hostile(t tb, b string, argv []string, opt Options, limit time.Duration) Re
 		t.Errorf("%v", err)
 		return rep
 	}
+	// The limit runs from the harness's last wait (for the hello, or for
+	// the answer that never came); the stop sequence and a margin for a
+	// loaded machine come on top.
+	from := rep.waitFrom
+	if from.IsZero() {
+		from = start
+	}
 	bound := limit + exitGrace + 2*killGrace + pipeWait + 10*time.Second
-	if elapsed := time.Since(start); elapsed > bound {
-		t.Errorf("the run took %v, more than %v", elapsed, bound)
+	if elapsed := time.Since(from); elapsed > bound {
+		t.Errorf("the run took %v after its last wait began, more than %v", elapsed, bound)
 	}
 	if pgid == 0 {
 		t.Errorf("the adapter did not start")
@@ -73,7 +82,7 @@ var (
 	roomy = Options{Startup: 60 * time.Second, Timeout: 30 * time.Second}
 	// answerLimit is the per-answer limit of the runs that hang mid-run;
 	// the two answers before the hang come from a process already running.
-	answerLimit = 3 * time.Second
+	answerLimit = 5 * time.Second
 )
 
 func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
@@ -103,11 +112,14 @@ func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	results := make(chan outcome, 64)
+	sem := make(chan struct{}, 8)
 	for name, argv := range launchers(t) {
 		for _, c := range cases {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
 				b := c.behaviour
 				if b == "deadline" {
 					b = "hang"
@@ -211,7 +223,9 @@ func TestInterruptStopsTheAdapterAndKeepsThePartialReport(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(rep.Stopped, "interrupted") || rep.Passed != 2 || rep.NotRun == 0 {
+	// However slow the machine, the adapter hangs at the third case: the
+	// interrupt finds at most two cases answered and the rest not run.
+	if !strings.Contains(rep.Stopped, "interrupted") || rep.Passed > 2 || rep.Failed != 0 || rep.NotRun == 0 {
 		t.Fatalf("Stopped = %q, %s", rep.Stopped, rep.Summary())
 	}
 	if groupAlive(pgid) {

@@ -15,8 +15,9 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// groupAlive reports whether any process of the group pgid is left.
-func groupAlive(pgid int) bool {
+// signalable reports whether any process of the group pgid can still be
+// signalled (zombies included).
+func signalable(pgid int) bool {
 	return !errors.Is(syscall.Kill(-pgid, 0), syscall.ESRCH)
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -73,6 +74,7 @@ type Report struct {
 
 	ran          []ranCase
 	outsideCases []outsideCase
+	waitFrom     time.Time // when the harness began its last wait (tests)
 }
 
 type outsideCase struct {

@@ -172,6 +172,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	send := func(v any) { _ = enc.Encode(v) }
 
 	send(Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}})
+	rep.waitFrom = time.Now()
 	line, err := lr.next(ctx, opt.Startup)
 	if err != nil {
 		return stop(err, "no answer to hello (%s)", describe(err, opt.Startup))
@@ -229,6 +230,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 			input = map[string]any{}
 		}
 		send(Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input})
+		rep.waitFrom = time.Now()
 		line, err := lr.next(ctx, opt.Timeout)
 		if err != nil {
 			return stop(err, "no answer to case %s (%s)", c.ID, describe(err, opt.Timeout))

@@ -24,7 +24,6 @@ const ablyVersion = "2.28.0"
 
 const minTimelines = 25
 
-
 // Differences is differences.json: every way the engine's trace may differ
 // from ably-js's, and, per timeline, exactly how it does.
 type Differences struct {

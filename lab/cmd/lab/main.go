@@ -109,6 +109,9 @@ func demo(args []string, out io.Writer) error {
 		time.Sleep(*linger)
 	}
 	f.Stop()
+	s.Close() // no server event after the summary
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
 	fmt.Fprintln(out, lab.Summarize(res, *horizon))
 	return nil
 }

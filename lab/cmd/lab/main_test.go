@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestDemoPrintsTimelineAndSummary(t *testing.T) {
+	var out bytes.Buffer
+	if err := demo([]string{"-fault", "reject-websocket", "-clients", "3", "-short-circuit", "500ms", "-wire"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"initialized  → connecting", "connecting   → connected     http  main.realtime.test",
+		"server      websocket", "rejected", "3/3 connected; time to CONNECTED min "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// A run in which nobody connects still completes (exit 0) and says why.
+func TestDemoOfflineSaysWhy(t *testing.T) {
+	var out bytes.Buffer
+	if err := demo([]string{"-fault", "offline", "-clients", "2", "-horizon", "3s", "-quiet"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "0/2 connected; 2 never connected within 3s: 2 disconnected (connectivity-down)"; !strings.Contains(out.String(), want) {
+		t.Fatalf("output lacks %q:\n%s", want, out.String())
+	}
+}
+
+func TestDemoRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"-clients", "0"}, {"-fault", "nonsense"}, {"-status", "200"}, {"-latency", "-1"}, {"-horizon", "0s"}} {
+		if err := demo(args, &bytes.Buffer{}); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+func TestCompareAndStormRunSmall(t *testing.T) {
+	var out bytes.Buffer
+	if err := compare([]string{"-profile-file", "../../profiles.json", "-profiles", "healthy", "-clients", "5", "-spread", "0s"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| healthy | 5 |") {
+		t.Fatalf("compare:\n%s", out.String())
+	}
+	out.Reset()
+	if err := storm([]string{"-clients", "5", "-scale", "0.02", "-horizon", "2m"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| reconnected | 5 | 5 |") {
+		t.Fatalf("storm:\n%s", out.String())
+	}
+}
