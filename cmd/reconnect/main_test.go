@@ -98,15 +98,22 @@ func TestBadInvocationsExitTwoWithOneLineNamingTheProblem(t *testing.T) {
 		{[]string{"simulate", "storm", "--jitters", "wobbly"}, []string{"--jitters", "wobbly", "socketio"}},
 		{[]string{"simulate", "storm", "--clients", "0"}, []string{"--clients 0", "want"}},
 	} {
-		out, errOut, status := runCLI(c.args...)
-		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", c.args, status, out, errOut)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errOut, w) {
-				t.Errorf("%q: stderr %q lacks %q", c.args, errOut, w)
-			}
+		checkBadInvocation(t, c.args, c.want...)
+	}
+}
+
+// checkBadInvocation runs the command with args and requires exit status
+// 2, nothing on stdout and one line on stderr that contains every want.
+func checkBadInvocation(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	out, errOut, status := runCLI(args...)
+	if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", args, status, out, errOut)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("%q: stderr %q lacks %q", args, errOut, w)
 		}
 	}
 }
@@ -223,10 +230,7 @@ func TestSimulateBadInputGivesOneLineAndStatusTwo(t *testing.T) {
 		{"simulate", "storm", "--jitters", "wobbly"},
 		{"simulate", "storm", "--horizon", "1000h"},
 	} {
-		out, errOut, status := runCLI(args...)
-		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", args, status, out, errOut)
-		}
+		checkBadInvocation(t, args)
 	}
 }
 

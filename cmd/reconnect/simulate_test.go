@@ -40,16 +40,7 @@ func TestSimulateRejectsBadFlagsNamingFlagValueAndExpectation(t *testing.T) {
 		{[]string{"simulate", "timeout", "--profile-file", builtin}, []string{"--profile-file", "built-in", "--replace"}},
 		{[]string{"simulate", "storm", "--svg", filepath.Join(dir, "missing", "x.svg")}, []string{"--svg", "missing"}},
 	} {
-		out, errOut, status := runCLI(c.args...)
-		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2, nothing, one line", c.args, status, out, errOut)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errOut, w) {
-				t.Errorf("%q: %q does not mention %q", c.args, errOut, w)
-			}
-		}
+		checkBadInvocation(t, c.args, c.want...)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
 		t.Errorf("left behind: %v", entries)
