@@ -222,18 +222,10 @@ func (r *runner) perform(l *life, a reconnect.Action) {
 		delete(l.timers, a.Timer)
 	case reconnect.ActionCheckConnectivity:
 		r.record(Entry{Ev: "check"})
-		ru := r.tl.rule("connectivity", "", r.now, r.offline)
-		if ru.Do != "blackhole" {
-			up := ru.Do == "up"
-			r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: reconnect.EventConnectivity, Up: up}) })
-		}
+		r.answerCheck(l, "connectivity", "up", reconnect.EventConnectivity)
 	case reconnect.ActionCheckWebSocket:
 		r.record(Entry{Ev: "wscheck"})
-		ru := r.tl.rule("wscheck", "", r.now, r.offline)
-		if ru.Do != "blackhole" {
-			up := ru.Do == "connect"
-			r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: reconnect.EventWebSocketCheck, Up: up}) })
-		}
+		r.answerCheck(l, "wscheck", "connect", reconnect.EventWebSocketCheck)
 	case reconnect.ActionStateChange:
 		r.record(Entry{Ev: "state", From: a.From.String(), To: a.To.String(), RetryIn: a.RetryIn.Round(time.Millisecond).Milliseconds()})
 	default:
@@ -242,6 +234,18 @@ func (r *runner) perform(l *life, a reconnect.Action) {
 }
 
 // open answers an ActionOpenTransport as the timeline's network does.
+// answerCheck answers a check of the given rule transport ("connectivity"
+// or "wscheck") as the timeline says: no answer for "blackhole", else up
+// when the rule's Do is upWord, after the rule's delay.
+func (r *runner) answerCheck(l *life, transport, upWord string, kind reconnect.EventKind) {
+	ru := r.tl.rule(transport, "", r.now, r.offline)
+	if ru.Do == "blackhole" {
+		return
+	}
+	up := ru.Do == upWord
+	r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: kind, Up: up}) })
+}
+
 func (r *runner) open(l *life, a reconnect.Action) {
 	kind := "ws"
 	if a.TransportKind == reconnect.HTTP {
