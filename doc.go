@@ -1,12 +1,26 @@
-// Package reconnect decides when and how a realtime client reconnects: the
-// RTB1 retry delay with its backoff and jitter, the websocket-first transport
-// choice with HTTP fallback, and the fallback-host flow gated by a
-// connectivity check, as pure functions of their arguments.
+// Package reconnect is the reconnection policy of a realtime client, as
+// pure functions: the RTB1 retry delay with its backoff and jitter, the
+// websocket-first transport choice with HTTP fallback (the
+// setTransportPending table), and the fallback-host decisions gated by a
+// connectivity check. It is an independent implementation of points of the
+// Ably realtime client features specification, not an Ably product.
+//
+// # Where to start
+//
+//   - Writing a Go SDK: package runner runs a whole connection (timers,
+//     transports, checks) around package engine, the sans-IO state machine.
+//     Start with runner.New; this package gives you Failure and the
+//     configuration values (Timeouts, EndpointOptions, Preference).
+//   - Porting to another language: the functions here are one per spec
+//     point, and fixtures/ holds the shared JSON cases every port runs.
+//   - Only a retry delay: RetryDelay, or a Backoff for one connection.
 //
 // Time and randomness are always arguments. A function that needs a uniform
 // draw takes it as u ∈ [0, 1] or reads it from a Source the caller passes
-// (nil meaning a default; see Source); nothing here reads a clock, sleeps, starts a
-// goroutine or keeps package-level mutable state.
+// (nil meaning a default; see Source); nothing here reads a clock, sleeps,
+// starts a goroutine or keeps package-level mutable state.
+//
+//	d := reconnect.RetryDelay(15*time.Second, 2, u) // the second retry: 20 s × (1 − 0.2u)
 //
 // # Spec points
 //
@@ -16,8 +30,7 @@
 //	TO3l*  default timeouts                           Timeouts, DefaultTimeouts
 //	RTN14d DISCONNECTED retryIn from RTB1             RetryDelay with Timeouts.DisconnectedRetry
 //	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
-//	(storm-safe, opt-in; docs/storm-safe-reconnect.md) Config.ReconnectWindow, ImmediateShare,
-//	       RetrySpread, SuspendedSpread; SpreadRetryDelay, SpreadDelay, WindowWait
+//	(storm-safe, opt-in; docs/storm-safe-reconnect.md) SpreadRetryDelay, SpreadDelay, WindowWait
 //
 //	transport fallback (websocket first, then HTTP):
 //	  chooseTransport                                 ChooseTransport, DefaultShortCircuit
@@ -32,24 +45,8 @@
 //	RTN17j, REC3   connectivity check                  ConnectivityUp, DefaultConnectivityCheckURL
 //	RSC15f         preferred fallback host             PreferredHost
 //
-//	the engine (Engine, Config, Event, Action, State, Reason, TimerKind):
-//	  RTN11  connect; RTN11c connect now from DISCONNECTED/SUSPENDED   EventConnect
-//	  RTN12  close, CLOSING → CLOSED                                  EventClose
-//	  RTN14c realtimeRequestTimeout per transport                     TimerConnect
-//	  RTN14d DISCONNECTED with retryIn from RTB1                      ActionStateChange.RetryIn
-//	  RTN14e SUSPENDED after connectionStateTtl, flat retries         TimerStateTTL, TimerRetry
-//	  RTN15a immediate reconnect after a drop, one a second           ReasonReconnect
-//	  RTN17  host fallback with the connectivity check                ActionCheckConnectivity, EventConnectivity
-//	  RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
-//	  RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError, FailureNone
-//	  liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
-//	  RTN14e SUSPENDED the moment connectionStateTtl passes mid-attempt TimerStateTTL
-//	  RTN17f1 DISCONNECTED 500–504 while connected: a fallback host   ActionCheckConnectivity, then ActionOpenTransport
-//	  ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
-//	  the transport preference (spec §4)                              Preference, Config.Preference, Engine.Preference
-//
-//	the engine with real timers, transports and checks: package runner
-//	(RTN12a CLOSE on entering CLOSING, RTN17j the HTTP connectivity check).
+//	the connection state machine built from these: package engine;
+//	the same with real timers, transports and checks: package runner.
 //
 // # Decisions
 //
@@ -85,27 +82,13 @@
 //     websocket (rules 1 and 2) opens again on its host if that websocket
 //     dies before connecting, so working HTTP always connects within one
 //     attempt.
-//   - Every state change carries the failure that caused it (the zero
-//     Failure, FailureNone, for none); LastError is the failure of the
-//     last state change that carried one, cleared on CONNECTED.
 //
 // # Concurrency
 //
-// Every function and DefaultSource are safe for concurrent use. A Backoff,
-// a PreferredHost and an Engine hold the state of one connection and, like
-// a *rand.Rand, are not: one per connection, on one goroutine or under the
-// caller's lock.
-//
-// What engines may share: one Config value may serve any number of
-// engines on any goroutines (NewEngine copies it and resolves its own
-// hosts, so later writes to Config.Endpoint.FallbackHosts change no
-// engine), and Hosts, Failure, Event and Action values are plain data. The
-// one shared thing an engine calls is Config.Source, from Step: shared by
-// engines on several goroutines it must be safe for concurrent use. A nil
-// Source (DefaultSource) is; a single *rand.Rand shared that way is a data
-// race. Give each engine its own generator (for a reproducible fleet,
-// rand.New(rand.NewPCG(seed, uint64(i))) for engine i), or wrap one in a
-// mutex. The same holds for the Source of a Backoff, Schedule or
-// AppendHostOrder called from several goroutines. Engine.Hosts returns a
-// copy, so what it returns may be kept and changed freely.
+// Every function and DefaultSource are safe for concurrent use. A Backoff
+// and a PreferredHost hold the state of one connection and, like a
+// *rand.Rand, are not: one per connection, on one goroutine or under the
+// caller's lock. A Source called from several goroutines (a Backoff,
+// Schedule or AppendHostOrder shared that way) must be safe for concurrent
+// use: DefaultSource is; a single *rand.Rand is not.
 package reconnect

@@ -1,6 +1,10 @@
 package reconnect
 
-import "time"
+import (
+	"time"
+
+	"github.com/reconnect-go/reconnect/internal/enum"
+)
 
 // Transport is a kind of realtime transport. The zero value, NoTransport,
 // stands for an empty slot ("nothing pending", "nothing active").
@@ -20,7 +24,7 @@ const (
 
 // String returns "none", "websocket" or "http", and "Transport(N)" for a
 // value outside the enum.
-func (t Transport) String() string { return enumName(transportNames[:], int(t), "Transport") }
+func (t Transport) String() string { return enum.Name(transportNames[:], int(t), "Transport") }
 
 var transportNames = [...]string{"none", "websocket", "http"}
 
@@ -41,7 +45,7 @@ const (
 
 // String returns "clean", "resume", "recover" or "upgrade", and "Mode(N)"
 // for a value outside the enum.
-func (m Mode) String() string { return enumName(modeNames[:], int(m), "Mode") }
+func (m Mode) String() string { return enum.Name(modeNames[:], int(m), "Mode") }
 
 var modeNames = [...]string{"clean", "resume", "recover", "upgrade"}
 
@@ -62,7 +66,7 @@ const (
 
 // String returns "proceed", "discard-candidate" or "replace-pending", and
 // "Decision(N)" for a value outside the enum.
-func (d Decision) String() string { return enumName(decisionNames[:], int(d), "Decision") }
+func (d Decision) String() string { return enum.Name(decisionNames[:], int(d), "Decision") }
 
 var decisionNames = [...]string{"proceed", "discard-candidate", "replace-pending"}
 

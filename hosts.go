@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // EndpointOptions are the client options that name the hosts a client talks
@@ -150,7 +152,7 @@ func (k FailureKind) String() string {
 	if k < numFailureKinds {
 		return fallbackTable[k].name
 	}
-	return enumName(nil, int(k), "FailureKind")
+	return enum.Name(nil, int(k), "FailureKind")
 }
 
 // Failure describes one failed request or connection attempt to a host.
@@ -183,10 +185,6 @@ func (f Failure) String() string {
 	}
 	return f.Kind.String()
 }
-
-// failed reports whether f is a failure at all (its kind is not
-// FailureNone).
-func (f Failure) failed() bool { return f.Kind != FailureNone }
 
 // fallbackWhen is the condition under which a failure kind qualifies for a
 // fallback host.

@@ -79,39 +79,3 @@ func ExamplePreference() {
 	// next start: http check websocket: true
 	// after the check passed: none
 }
-
-// An SDK persists Engine.Preference after a connection and hands it to the
-// next engine (the next process): behind a proxy that refuses websockets,
-// the next connection starts on HTTP at once.
-func ExampleEngine_Preference() {
-	cfg := DefaultConfig()
-	cfg.Policy = PolicyWebSocketCheck
-	cfg.Endpoint.Endpoint = "rt.example.com"
-	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
-	e, _ := NewEngine(cfg)
-	opened := func(acts []Action) (id TransportID) {
-		for _, a := range acts {
-			if a.Kind == ActionOpenTransport {
-				fmt.Println("open", a.TransportKind)
-				id = a.Transport
-			}
-		}
-		return id
-	}
-	ws := opened(e.Step(now, Event{Kind: EventConnect}, nil))
-	e.Step(now, Event{Kind: EventTransportFailed, Transport: ws, Failure: Failure{Kind: FailureRefused}}, nil)
-	http := opened(e.Step(now, Event{Kind: EventWebSocketCheck, Up: false}, nil))
-	e.Step(now, Event{Kind: EventTransportConnected, Transport: http}, nil)
-	saved, _ := e.Preference().MarshalText()
-	fmt.Printf("persist %q\n", saved)
-
-	// The next process.
-	_ = cfg.Preference.UnmarshalText(saved)
-	next, _ := NewEngine(cfg)
-	opened(next.Step(now.Add(time.Hour), Event{Kind: EventConnect}, nil))
-	// Output:
-	// open websocket
-	// open http
-	// persist "v1 http 1767258000000 connected"
-	// open http
-}

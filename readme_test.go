@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/fixturetest"
 )
 
 // renderPendingGrid renders the setTransportPending table as a Markdown grid:
@@ -87,7 +89,7 @@ func checkREADMESection(t *testing.T, name, want string) {
 	if got == want {
 		return
 	}
-	if *update {
+	if *fixturetest.Update {
 		if err := os.WriteFile("README.md", []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -34,7 +35,7 @@ type Comparison struct {
 
 // CompareOptions says how Compare runs both sides.
 type CompareOptions struct {
-	Config  reconnect.Config // the engine configuration (websocket-first)
+	Config  engine.Config // the engine configuration (websocket-first)
 	Clients int
 	Horizon time.Duration
 	// Spread spreads the lab's connect requests (the simulator's clients
@@ -50,10 +51,10 @@ func Compare(ctx context.Context, p Profile, o CompareOptions) (Comparison, erro
 		return Comparison{}, err
 	}
 	cfg := o.Config
-	cfg.Policy = reconnect.PolicyWebSocketFirst
+	cfg.Policy = engine.PolicyWebSocketFirst
 	c := Comparison{Profile: p.Name, Clients: o.Clients, ShortCircuit: cfg.ShortCircuit, Horizon: o.Horizon}
 	cells, err := sim.Sweep(sim.SweepConfig{Profiles: []Profile{p}, Timeouts: []time.Duration{cfg.ShortCircuit},
-		Policies: []reconnect.Policy{reconnect.PolicyWebSocketFirst}, Clients: o.Clients, Horizon: o.Horizon, Seed: o.Seed, Base: cfg})
+		Policies: []engine.Policy{engine.PolicyWebSocketFirst}, Clients: o.Clients, Horizon: o.Horizon, Seed: o.Seed, Base: cfg})
 	if err != nil {
 		return c, err
 	}

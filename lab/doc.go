@@ -12,7 +12,7 @@
 //     byte of the lab ever leaves the machine.
 //   - Transports: a websocket client on github.com/coder/websocket and an
 //     HTTP long-poll client on net/http, which report viable, connected,
-//     failed and closed the way reconnect.Engine expects its events.
+//     failed and closed the way engine.Engine expects its events.
 //
 // The protocol, what "viable" and "connected" mean on the wire, and each
 // fault are described in the module's README.md.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/runner"
 )
 
@@ -15,9 +16,9 @@ type FleetOptions struct {
 	// Clients is how many runner-driven clients to start (at least 1).
 	Clients int
 	// Config is the engine configuration of every client (start from
-	// reconnect.DefaultConfig()). An empty Config.Endpoint.Endpoint is
+	// engine.DefaultConfig()). An empty Config.Endpoint.Endpoint is
 	// set to the server's primary host, with its fallback hosts.
-	Config reconnect.Config
+	Config engine.Config
 	// Spread spreads the clients' connect requests evenly over this
 	// duration; 0 starts them all at once.
 	Spread time.Duration
@@ -106,7 +107,7 @@ func (f *Fleet) change(i int, c runner.StateChange, on func(int, runner.StateCha
 	f.mu.Lock()
 	res := &f.results[i]
 	res.Last = c
-	if c.To == reconnect.Connected && !res.Connected {
+	if c.To == engine.Connected && !res.Connected {
 		res.Connected, res.Transport, res.Host = true, c.Transport, c.Host
 		res.TimeToConnect = c.At.Sub(f.starts[i])
 		close(f.first[i])

@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/runner"
 )
 
 // The wire tests' timeouts: real timers, scaled down from the defaults.
 // Each test states the margins its assertions leave; they hold on a
 // loaded 2-core machine (the tests also run under the race detector).
-func scaled() reconnect.Config {
-	c := reconnect.DefaultConfig()
+func scaled() engine.Config {
+	c := engine.DefaultConfig()
 	c.ShortCircuit = 100 * time.Millisecond
 	c.Timeouts.DisconnectedRetry = 300 * time.Millisecond
 	c.Timeouts.SuspendedRetry = 500 * time.Millisecond
@@ -44,7 +45,7 @@ type harness struct {
 
 // start starts a server, applies faults to it, and connects one client
 // with cfg.
-func start(t *testing.T, cfg reconnect.Config, faults func(*Server)) *harness {
+func start(t *testing.T, cfg engine.Config, faults func(*Server)) *harness {
 	t.Helper()
 	h := &harness{t: t, changes: make(chan runner.StateChange, 256)}
 	h.s, _ = newServer(t, Options{OnEvent: func(e ServerEvent) {
@@ -79,7 +80,7 @@ func (h *harness) next(within time.Duration) runner.StateChange {
 }
 
 // until returns the first change to state to, failing after within.
-func (h *harness) until(to reconnect.State, within time.Duration) runner.StateChange {
+func (h *harness) until(to engine.State, within time.Duration) runner.StateChange {
 	h.t.Helper()
 	deadline := time.Now().Add(within)
 	for {

@@ -7,26 +7,27 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // report is one transport report, as a test sees it.
 type report struct {
-	kind reconnect.EventKind
+	kind engine.EventKind
 	f    reconnect.Failure
 }
 
 // chanReporter is a Reporter that forwards to a channel.
 type chanReporter chan report
 
-func (c chanReporter) Viable()    { c <- report{kind: reconnect.EventTransportViable} }
-func (c chanReporter) Connected() { c <- report{kind: reconnect.EventTransportConnected} }
+func (c chanReporter) Viable()    { c <- report{kind: engine.EventTransportViable} }
+func (c chanReporter) Connected() { c <- report{kind: engine.EventTransportConnected} }
 func (c chanReporter) Failed(f reconnect.Failure) {
-	c <- report{reconnect.EventTransportFailed, f}
+	c <- report{engine.EventTransportFailed, f}
 }
 func (c chanReporter) Closed(f reconnect.Failure) {
-	c <- report{reconnect.EventTransportClosed, f}
+	c <- report{engine.EventTransportClosed, f}
 }
-func (c chanReporter) Fatal(f reconnect.Failure) { c <- report{reconnect.EventFatal, f} }
+func (c chanReporter) Fatal(f reconnect.Failure) { c <- report{engine.EventFatal, f} }
 
 // recorder returns a Reporter that forwards to a channel.
 func recorder() (Reporter, chan report) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Host fallback: the primary refuses every connection; after the
@@ -13,7 +14,7 @@ import (
 // upgrade moves the connection to a websocket on that same host.
 func TestHostFallbackWhenPrimaryDown(t *testing.T) {
 	h := start(t, scaled(), func(s *Server) { _ = s.SetFault(s.Primary(), HostFault{Down: true}) })
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.HTTP || !slices.Contains(h.s.Fallbacks(), c.Host) {
 		t.Fatalf("CONNECTED on %v %s, want HTTP on a fallback host", c.Transport, c.Host)
 	}
@@ -34,13 +35,13 @@ func TestConnectivityDownMeansNoFallbackHost(t *testing.T) {
 		_ = s.SetFault(s.Primary(), HostFault{Down: true})
 		s.SetCheck(CheckFault{Down: true})
 	})
-	c := h.until(reconnect.Disconnected, 5*time.Second)
-	if c.Reason != reconnect.ReasonConnectivityDown {
+	c := h.until(engine.Disconnected, 5*time.Second)
+	if c.Reason != engine.ReasonConnectivityDown {
 		t.Fatalf("DISCONNECTED for %v, want connectivity-down", c.Reason)
 	}
 	// Through the next retry too (300 ms later): no fallback host ever.
-	h.until(reconnect.Connecting, 2*time.Second)
-	h.until(reconnect.Disconnected, 5*time.Second)
+	h.until(engine.Connecting, 2*time.Second)
+	h.until(engine.Disconnected, 5*time.Second)
 	for _, fb := range h.s.Fallbacks() {
 		if n := len(h.seen(reconnect.NoTransport, fb, "")); n != 0 {
 			t.Fatalf("fallback host %s saw %d events:\n%s", fb, n, h.dump())
@@ -54,8 +55,8 @@ func TestHangingConnectivityCheckIsDown(t *testing.T) {
 		_ = s.SetFault(s.Primary(), HostFault{Down: true})
 		s.SetCheck(CheckFault{Hang: true})
 	})
-	c := h.until(reconnect.Disconnected, 5*time.Second)
-	if c.Reason != reconnect.ReasonConnectivityDown || h.at(c.At) < time.Second {
+	c := h.until(engine.Disconnected, 5*time.Second)
+	if c.Reason != engine.ReasonConnectivityDown || h.at(c.At) < time.Second {
 		t.Fatalf("DISCONNECTED for %v at %v, want connectivity-down after the 1 s httpRequestTimeout", c.Reason, h.at(c.At))
 	}
 }
@@ -76,13 +77,13 @@ func TestRTB1RetrySpacing(t *testing.T) {
 	h := start(t, scaled(), offline)
 	initial := scaled().Timeouts.DisconnectedRetry
 	for n := 1; n <= 5; n++ {
-		d := h.until(reconnect.Disconnected, 5*time.Second)
+		d := h.until(engine.Disconnected, 5*time.Second)
 		lo, hi := reconnect.RetryBounds(initial, n)
 		if d.RetryIn < lo || d.RetryIn > hi {
 			t.Fatalf("retry %d: retryIn %v outside [%v, %v]", n, d.RetryIn, lo, hi)
 		}
 		c := h.next(5 * time.Second)
-		if c.To != reconnect.Connecting || c.Reason != reconnect.ReasonRetry {
+		if c.To != engine.Connecting || c.Reason != engine.ReasonRetry {
 			t.Fatalf("retry %d: then %v for %v, want connecting for retry", n, c.To, c.Reason)
 		}
 		if gap := c.At.Sub(d.At); gap < d.RetryIn || gap > d.RetryIn+time.Second {
@@ -97,7 +98,7 @@ func TestSuspendedRetriesFlat(t *testing.T) {
 	cfg := scaled()
 	cfg.Timeouts.ConnectionStateTTL = 800 * time.Millisecond
 	h := start(t, cfg, offline)
-	s := h.until(reconnect.Suspended, 5*time.Second)
+	s := h.until(engine.Suspended, 5*time.Second)
 	if at := h.at(s.At); at < cfg.Timeouts.ConnectionStateTTL {
 		t.Fatalf("SUSPENDED at %v, before connectionStateTtl", at)
 	}
@@ -106,13 +107,13 @@ func TestSuspendedRetriesFlat(t *testing.T) {
 			t.Fatalf("SUSPENDED retryIn %v, want %v", s.RetryIn, cfg.Timeouts.SuspendedRetry)
 		}
 		c := h.next(5 * time.Second)
-		if c.To != reconnect.Connecting {
+		if c.To != engine.Connecting {
 			t.Fatalf("after SUSPENDED: %v", c.To)
 		}
 		if gap := c.At.Sub(s.At); gap < s.RetryIn || gap > s.RetryIn+time.Second {
 			t.Fatalf("suspended retry %v after SUSPENDED, want %v", gap, s.RetryIn)
 		}
-		s = h.until(reconnect.Suspended, 5*time.Second)
+		s = h.until(engine.Suspended, 5*time.Second)
 	}
 }
 
@@ -122,16 +123,16 @@ func TestDropThenImmediateReconnect(t *testing.T) {
 	h := start(t, scaled(), func(s *Server) {
 		_ = s.SetFault(s.Primary(), HostFault{DropAfter: 300 * time.Millisecond})
 	})
-	h.until(reconnect.Connected, 5*time.Second)
-	d := h.until(reconnect.Disconnected, 5*time.Second)
-	if d.Reason != reconnect.ReasonDropped || d.RetryIn != 0 {
+	h.until(engine.Connected, 5*time.Second)
+	d := h.until(engine.Disconnected, 5*time.Second)
+	if d.Reason != engine.ReasonDropped || d.RetryIn != 0 {
 		t.Fatalf("DISCONNECTED for %v retryIn %v, want dropped, 0", d.Reason, d.RetryIn)
 	}
 	c := h.next(time.Second)
-	if c.To != reconnect.Connecting || c.Reason != reconnect.ReasonReconnect || c.At.Sub(d.At) > 200*time.Millisecond {
+	if c.To != engine.Connecting || c.Reason != engine.ReasonReconnect || c.At.Sub(d.At) > 200*time.Millisecond {
 		t.Fatalf("then %v for %v %v later, want an immediate reconnect", c.To, c.Reason, c.At.Sub(d.At))
 	}
-	h.until(reconnect.Connected, 5*time.Second)
+	h.until(engine.Connected, 5*time.Second)
 	ws := h.seen(reconnect.WebSocket, "", "request")
 	if len(ws) < 2 || ws[1].Mode != "resume" {
 		t.Fatalf("the reconnect's websocket is not in resume mode:\n%s", h.dump())
@@ -148,14 +149,14 @@ func TestCloseOnTheWire(t *testing.T) {
 				cfg.Transports.WebSocket = false
 			}
 			h := start(t, cfg, nil)
-			c := h.until(reconnect.Connected, 5*time.Second)
+			c := h.until(engine.Connected, 5*time.Second)
 			h.f.Runner(0).Close()
 			cl := h.next(time.Second)
-			if cl.To != reconnect.Closing {
+			if cl.To != engine.Closing {
 				t.Fatalf("after Close: %v, want closing", cl.To)
 			}
 			done := h.next(5 * time.Second)
-			if done.To != reconnect.Closed || done.At.Sub(cl.At) > time.Second {
+			if done.To != engine.Closed || done.At.Sub(cl.At) > time.Second {
 				t.Fatalf("then %v %v later, want CLOSED well before the timeout", done.To, done.At.Sub(cl.At))
 			}
 			conn := h.seen(c.Transport, "", "connected")[0].Conn

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The proposal's five outcomes, on real sockets. Latencies are server-side
@@ -20,7 +21,7 @@ func TestOutcome1WebSocketWithinShortCircuit(t *testing.T) {
 	cfg := scaled()
 	cfg.ShortCircuit = time.Second
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{Connect: ms(20)}, PathFault{}) })
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.WebSocket || c.Host != h.s.Primary() {
 		t.Fatalf("CONNECTED on %v %s, want websocket on the primary", c.Transport, c.Host)
 	}
@@ -38,7 +39,7 @@ func TestOutcome2WebSocketAfterShortCircuitBeforeHTTP(t *testing.T) {
 		// websocket viable at 600 ms; HTTP starts at 100 ms, viable at 1600 ms.
 		setPaths(s, PathFault{Connect: ms(600)}, PathFault{Connect: ms(1500)})
 	})
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.WebSocket {
 		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
 	}
@@ -60,7 +61,7 @@ func TestOutcome3LateWebSocketDiscardedThenUpgrade(t *testing.T) {
 		// HTTP active at about 100 + 60 ms; the websocket viable at 700 ms.
 		setPaths(s, PathFault{Connect: ms(700), ConnectedDelay: ms(300)}, PathFault{Connect: ms(50)})
 	})
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.HTTP {
 		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
 	}
@@ -102,7 +103,7 @@ func TestOutcome4WebSocketFailsHTTPAtOnce(t *testing.T) {
 	h := start(t, cfg, func(s *Server) {
 		setPaths(s, PathFault{Reject: 1, RejectStatus: 403}, PathFault{Connect: ms(20)})
 	})
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.HTTP {
 		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
 	}
@@ -122,7 +123,7 @@ func TestOutcome5WebSocketNeverConnects(t *testing.T) {
 	cfg := scaled()
 	cfg.ShortCircuit = 300 * time.Millisecond
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{Blackhole: 1}, PathFault{Connect: ms(20)}) })
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.HTTP {
 		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
 	}
@@ -140,7 +141,7 @@ func TestRule1HTTPViableWhileWebSocketPending(t *testing.T) {
 		// 100 ms, viable at 900 ms, CONNECTED only at 3900 ms.
 		setPaths(s, PathFault{Connect: ms(400), ConnectedDelay: ms(1500)}, PathFault{Connect: ms(800), ConnectedDelay: ms(3000)})
 	})
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.WebSocket {
 		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
 	}
@@ -159,7 +160,7 @@ func TestRule2WebSocketReplacesPendingHTTP(t *testing.T) {
 		// the websocket viable at 1200 ms.
 		setPaths(s, PathFault{Connect: ms(1200)}, PathFault{Connect: ms(50), ConnectedDelay: ms(3000)})
 	})
-	c := h.until(reconnect.Connected, 5*time.Second)
+	c := h.until(engine.Connected, 5*time.Second)
 	if c.Transport != reconnect.WebSocket {
 		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
 	}
@@ -177,8 +178,8 @@ func TestKilledWebSocketConnectsOverHTTP(t *testing.T) {
 	cfg := scaled()
 	cfg.ShortCircuit = time.Second
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{KillBeforeConnected: 1}, PathFault{Connect: ms(20)}) })
-	c := h.until(reconnect.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP || c.Reason != reconnect.ReasonConnected {
+	c := h.until(engine.Connected, 5*time.Second)
+	if c.Transport != reconnect.HTTP || c.Reason != engine.ReasonConnected {
 		t.Fatalf("CONNECTED on %v for %v, want HTTP", c.Transport, c.Reason)
 	}
 	if n := len(h.seen(reconnect.WebSocket, "", "killed")); n == 0 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The lab's profile file parses as the simulator's does, and every profile
@@ -73,7 +73,7 @@ func TestNamedFaults(t *testing.T) {
 // README's table (measured with many more clients), not asserted here.
 func TestCompareRunsBothSides(t *testing.T) {
 	noLeaks(t)
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.ShortCircuit = 200 * time.Millisecond
 	for _, p := range BuiltinProfiles() {
 		if p.Name != "proxy-blackholes-websocket" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 	"github.com/reconnect-go/reconnect/runner"
 )
@@ -20,7 +21,7 @@ type StormOptions struct {
 	// Config is the clients' engine configuration; RunStorm makes it
 	// websocket-only on the primary host with no fallback host, so that
 	// one attempt is one connect request, as in the simulator's storm.
-	Config reconnect.Config
+	Config engine.Config
 	// Downtime is how long every host refuses connections after the
 	// restart; Capacity how many connect requests a second it then
 	// accepts (the rest are answered 503).
@@ -85,9 +86,9 @@ func RunStorm(ctx context.Context, o StormOptions) (StormRun, error) {
 		}
 		at := c.At.Sub(restart)
 		switch {
-		case c.To == reconnect.Connecting && at <= o.Horizon:
+		case c.To == engine.Connecting && at <= o.Horizon:
 			attempts[at/o.Bucket]++
-		case c.To == reconnect.Connected && !reconnected[i]:
+		case c.To == engine.Connected && !reconnected[i]:
 			reconnected[i] = true
 			back = append(back, at)
 			if len(back) == o.Clients {

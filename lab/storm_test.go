@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // A small real storm: every client loses its connection in the restart,
@@ -40,7 +41,7 @@ func TestCapacity(t *testing.T) {
 	for range 3 {
 		rep, ch := recorder()
 		conn := c.Open(reconnect.WebSocket, s.Primary(), reconnect.ModeClean, rep)
-		if r := next(t, ch); r.kind == reconnect.EventTransportFailed {
+		if r := next(t, ch); r.kind == engine.EventTransportFailed {
 			if r.f.Status != 503 {
 				t.Fatalf("rejected with %+v, want 503", r.f)
 			}

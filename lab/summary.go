@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Summary is a fleet's time to CONNECTED.
@@ -36,7 +37,7 @@ func Summarize(results []ClientResult, horizon time.Duration) Summary {
 		}
 		total += horizon
 		why := r.Last.To.String()
-		if r.Last.Reason != reconnect.ReasonNone {
+		if r.Last.Reason != engine.ReasonNone {
 			why += " (" + r.Last.Reason.String() + ")"
 		}
 		s.Why[why]++

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 func TestTransportsConnectAndClose(t *testing.T) {
@@ -14,13 +15,13 @@ func TestTransportsConnectAndClose(t *testing.T) {
 			s, c := newServer(t, Options{})
 			rep, ch := recorder()
 			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
-			for _, want := range []reconnect.EventKind{reconnect.EventTransportViable, reconnect.EventTransportConnected} {
+			for _, want := range []engine.EventKind{engine.EventTransportViable, engine.EventTransportConnected} {
 				if r := next(t, ch); r.kind != want {
 					t.Fatalf("got %v %v, want %v", r.kind, r.f, want)
 				}
 			}
 			conn.RequestClose()
-			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f != (reconnect.Failure{}) {
+			if r := next(t, ch); r.kind != engine.EventTransportClosed || r.f != (reconnect.Failure{}) {
 				t.Fatalf("after RequestClose: %v %+v, want a clean close", r.kind, r.f)
 			}
 			conn.Close()
@@ -86,7 +87,7 @@ func TestTransportFailures(t *testing.T) {
 			}
 			rep, ch := recorder()
 			conn := c.Open(tc.kind, host, reconnect.ModeClean, rep)
-			if r := next(t, ch); r.kind != reconnect.EventTransportFailed || r.f != tc.want {
+			if r := next(t, ch); r.kind != engine.EventTransportFailed || r.f != tc.want {
 				t.Fatalf("got %v %+v, want failed %+v", r.kind, r.f, tc.want)
 			}
 			waitDone(t, conn)
@@ -101,10 +102,10 @@ func TestTransportKilledAndDropped(t *testing.T) {
 			_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{KillBeforeConnected: 1}, HTTP: PathFault{KillBeforeConnected: 1}})
 			rep, ch := recorder()
 			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
-			if r := next(t, ch); r.kind != reconnect.EventTransportViable {
+			if r := next(t, ch); r.kind != engine.EventTransportViable {
 				t.Fatalf("got %v, want viable", r.kind)
 			}
-			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f.Kind != reconnect.FailureUnreachable {
+			if r := next(t, ch); r.kind != engine.EventTransportClosed || r.f.Kind != reconnect.FailureUnreachable {
 				t.Fatalf("got %v %v, want closed, unreachable", r.kind, r.f)
 			}
 			waitDone(t, conn)
@@ -115,11 +116,11 @@ func TestTransportKilledAndDropped(t *testing.T) {
 			rep, ch := recorder()
 			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
 			next(t, ch)
-			if r := next(t, ch); r.kind != reconnect.EventTransportConnected {
+			if r := next(t, ch); r.kind != engine.EventTransportConnected {
 				t.Fatalf("got %v, want connected", r.kind)
 			}
 			want := reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}
-			if r := next(t, ch); r.kind != reconnect.EventTransportClosed || r.f != want {
+			if r := next(t, ch); r.kind != engine.EventTransportClosed || r.f != want {
 				t.Fatalf("got %v %+v, want closed %+v", r.kind, r.f, want)
 			}
 			waitDone(t, conn)

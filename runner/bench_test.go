@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // benchDialer's transports hand their Reporter to the benchmark.
@@ -27,27 +27,27 @@ func (d benchDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Tra
 // the clock as a loop would: the floor the runner adds to.
 func BenchmarkBareStep(b *testing.B) {
 	b.ReportAllocs()
-	e, _ := reconnect.NewEngine(reconnect.DefaultConfig())
-	out := make([]reconnect.Action, 0, 32)
-	out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventConnect}, out[:0])
+	e, _ := engine.New(engine.DefaultConfig())
+	out := make([]engine.Action, 0, 32)
+	out = e.Step(time.Now(), engine.Event{Kind: engine.EventConnect}, out[:0])
 	id := openedID(out)
-	out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: id}, out[:0])
+	out = e.Step(time.Now(), engine.Event{Kind: engine.EventTransportConnected, Transport: id}, out[:0])
 	b.ResetTimer()
 	for range b.N {
-		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventNetworkDown}, out[:0])
-		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventNetworkUp}, out[:0])
+		out = e.Step(time.Now(), engine.Event{Kind: engine.EventNetworkDown}, out[:0])
+		out = e.Step(time.Now(), engine.Event{Kind: engine.EventNetworkUp}, out[:0])
 		id = openedID(out)
-		out = e.Step(time.Now(), reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: id}, out[:0])
-		if e.State() != reconnect.Connected {
+		out = e.Step(time.Now(), engine.Event{Kind: engine.EventTransportConnected, Transport: id}, out[:0])
+		if e.State() != engine.Connected {
 			b.Fatal(e.State())
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
 }
 
-func openedID(out []reconnect.Action) reconnect.TransportID {
+func openedID(out []engine.Action) engine.TransportID {
 	for _, a := range out {
-		if a.Kind == reconnect.ActionOpenTransport {
+		if a.Kind == engine.ActionOpenTransport {
 			return a.Transport
 		}
 	}
@@ -64,8 +64,8 @@ func BenchmarkRunnerEvent(b *testing.B) {
 	d := benchDialer{opened: make(chan Reporter, 1)}
 	connected := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, OnStateChange: func(c StateChange) {
-		if c.To == reconnect.Connected {
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, OnStateChange: func(c StateChange) {
+		if c.To == engine.Connected {
 			connected <- struct{}{}
 		}
 	}})
@@ -105,7 +105,7 @@ func BenchmarkIdleConnections(b *testing.B) {
 		g0 := runtime.NumGoroutine()
 		rs := make([]*Runner, n)
 		for i := range rs {
-			r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, OnStateChange: func(StateChange) {}})
+			r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, OnStateChange: func(StateChange) {}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -114,7 +114,7 @@ func BenchmarkIdleConnections(b *testing.B) {
 			rs[i] = r
 		}
 		for _, r := range rs {
-			for r.State() != reconnect.Connected {
+			for r.State() != engine.Connected {
 				runtime.Gosched()
 			}
 		}

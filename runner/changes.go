@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // StateChange is one change of the connection state, as the SDK reports it
@@ -13,9 +14,9 @@ type StateChange struct {
 	// the engine.
 	At time.Time
 	// From and To are the states before and after.
-	From, To reconnect.State
+	From, To engine.State
 	// Reason says why the change happened.
-	Reason reconnect.Reason
+	Reason engine.Reason
 	// RetryIn is the delay before the next attempt, for a change to
 	// DISCONNECTED or SUSPENDED (RTN14d, RTN14e); 0 otherwise, and 0 for
 	// the DISCONNECTED of an immediate reconnect (RTN15a).

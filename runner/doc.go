@@ -1,8 +1,8 @@
 // Package runner runs one realtime connection: it owns the event loop
-// around a reconnect.Engine, with real timers, the SDK's transports and the
+// around an engine.Engine, with real timers, the SDK's transports and the
 // connectivity checks, so that an SDK does not write that loop itself.
 //
-// The SDK gives New a reconnect.Config and a Dialer that opens its
+// The SDK gives New an engine.Config and a Dialer that opens its
 // transports; it calls Connect, Close, NetworkUp and NetworkDown, sends
 // messages through Active, and hears about state changes through
 // Options.OnStateChange. The engine's own details (timer and transport

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/runner"
 )
 
@@ -37,7 +38,7 @@ func Example() {
 	ctx, stop := context.WithCancel(context.Background())
 	changes := make(chan runner.StateChange, 8)
 	r, err := runner.New(ctx, runner.Options{
-		Config:        reconnect.DefaultConfig(),
+		Config:        engine.DefaultConfig(),
 		Dialer:        loopback{},
 		OnStateChange: func(c runner.StateChange) { changes <- c },
 	})
@@ -46,7 +47,7 @@ func Example() {
 	}
 	r.Connect()
 	for c := <-changes; ; c = <-changes {
-		if c.To == reconnect.Connected {
+		if c.To == engine.Connected {
 			fmt.Println(c.From, "→", c.To, "by", c.Transport, "to", c.Host)
 			break
 		}
@@ -56,7 +57,7 @@ func Example() {
 	r.Close()
 	for c := <-changes; ; c = <-changes {
 		fmt.Println(c.From, "→", c.To, c.Reason)
-		if c.To == reconnect.Closed {
+		if c.To == engine.Closed {
 			break
 		}
 	}

@@ -5,17 +5,17 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // actionBuffers lend the loops their action slices while they run, so an
 // idle runner holds none.
-var actionBuffers = sync.Pool{New: func() any { return new([]reconnect.Action) }}
+var actionBuffers = sync.Pool{New: func() any { return new([]engine.Action) }}
 
 // loop drains the inbox, one event at a time, and ends when it is empty.
 func (r *Runner) loop() {
 	defer r.wg.Done()
-	buf := actionBuffers.Get().(*[]reconnect.Action)
+	buf := actionBuffers.Get().(*[]engine.Action)
 	r.actions = *buf
 	for {
 		r.mu.Lock()
@@ -50,7 +50,7 @@ func (r *Runner) loop() {
 
 // step feeds one event to the engine at the current time and performs the
 // actions it returns.
-func (r *Runner) step(ev reconnect.Event) {
+func (r *Runner) step(ev engine.Event) {
 	now := time.Now()
 	r.actions = r.eng.Step(now, ev, r.actions[:0])
 	if p := r.eng.Preference(); p != r.pref {
@@ -65,9 +65,9 @@ func (r *Runner) step(ev reconnect.Event) {
 	r.rearm()
 }
 
-func (r *Runner) perform(now time.Time, a reconnect.Action) {
+func (r *Runner) perform(now time.Time, a engine.Action) {
 	switch a.Kind {
-	case reconnect.ActionOpenTransport:
+	case engine.ActionOpenTransport:
 		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
 		rep := &reporter{r: r, id: a.Transport}
 		t := r.dialer.Open(r.ctx, req, rep)
@@ -75,46 +75,46 @@ func (r *Runner) perform(now time.Time, a reconnect.Action) {
 			t = noTransport{} // a Dialer that broke its contract
 		}
 		r.transports = append(r.transports, liveTransport{id: a.Transport, req: req, t: t, rep: rep})
-	case reconnect.ActionDisposeTransport:
+	case engine.ActionDisposeTransport:
 		r.dispose(a.Transport)
-	case reconnect.ActionActivateTransport:
+	case engine.ActionActivateTransport:
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
 			r.mu.Lock()
 			r.active = lt.t
 			r.mu.Unlock()
 		}
-	case reconnect.ActionStartTimer:
+	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
-	case reconnect.ActionCancelTimer:
+	case engine.ActionCancelTimer:
 		if i := r.timerIndex(a.Timer); i >= 0 {
 			r.removeTimer(i)
 		}
-	case reconnect.ActionCheckConnectivity:
-		r.check(r.checkNet, r.timeouts.HTTPRequest, reconnect.EventConnectivity)
-	case reconnect.ActionCheckWebSocket:
-		r.check(r.checkWS, r.timeouts.RealtimeRequest, reconnect.EventWebSocketCheck)
-	case reconnect.ActionStateChange:
+	case engine.ActionCheckConnectivity:
+		r.check(r.checkNet, r.timeouts.HTTPRequest, engine.EventConnectivity)
+	case engine.ActionCheckWebSocket:
+		r.check(r.checkWS, r.timeouts.RealtimeRequest, engine.EventWebSocketCheck)
+	case engine.ActionStateChange:
 		r.changeState(now, a)
 	}
 }
 
 // changeState records a state change, sends the CLOSE message on entering
 // CLOSING and queues the change for OnStateChange.
-func (r *Runner) changeState(now time.Time, a reconnect.Action) {
+func (r *Runner) changeState(now time.Time, a engine.Action) {
 	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
-	if a.To == reconnect.Connected {
+	if a.To == engine.Connected {
 		if lt := r.transport(r.activeID); lt != nil {
 			c.Transport, c.Host = lt.req.Kind, lt.req.Host
 		}
 	}
 	r.mu.Lock()
 	r.state = a.To
-	if a.To != reconnect.Connected && a.To != reconnect.Closing {
+	if a.To != engine.Connected && a.To != engine.Closing {
 		r.active = nil
 	}
 	r.mu.Unlock()
-	if a.To == reconnect.Closing {
+	if a.To == engine.Closing {
 		if lt := r.transport(r.activeID); lt != nil {
 			lt.t.RequestClose()
 		}
@@ -124,14 +124,14 @@ func (r *Runner) changeState(now time.Time, a reconnect.Action) {
 
 // check runs one connectivity or websocket check on its own goroutine and
 // feeds its answer as an event of kind k.
-func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k reconnect.EventKind) {
+func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k engine.EventKind) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		ctx, cancel := context.WithTimeout(r.ctx, timeout)
 		up := fn(ctx)
 		cancel()
-		r.post(reconnect.Event{Kind: k, Up: up})
+		r.post(engine.Event{Kind: k, Up: up})
 	}()
 }
 
@@ -155,7 +155,7 @@ func (r *Runner) stop() {
 }
 
 // dispose closes transport id and forgets it.
-func (r *Runner) dispose(id reconnect.TransportID) {
+func (r *Runner) dispose(id engine.TransportID) {
 	for i := range r.transports {
 		if lt := r.transports[i]; lt.id == id {
 			lt.rep.closed.Store(true)
@@ -175,7 +175,7 @@ func (r *Runner) dispose(id reconnect.TransportID) {
 	}
 }
 
-func (r *Runner) transport(id reconnect.TransportID) *liveTransport {
+func (r *Runner) transport(id engine.TransportID) *liveTransport {
 	for i := range r.transports {
 		if r.transports[i].id == id {
 			return &r.transports[i]

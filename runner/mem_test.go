@@ -6,20 +6,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // memDialer opens in-memory transports and records what the runner asked
 // of them, with the time it asked.
 type memDialer struct {
 	mu     sync.Mutex
-	opened map[reconnect.TransportID]*memTransport
+	opened map[engine.TransportID]*memTransport
 	log    []string // "open …", "dispose …", "close-request …", with times
 	start  time.Time
 }
 
 func newMemDialer() *memDialer {
-	return &memDialer{opened: map[reconnect.TransportID]*memTransport{}, start: time.Now()}
+	return &memDialer{opened: map[engine.TransportID]*memTransport{}, start: time.Now()}
 }
 
 type memTransport struct {
@@ -62,7 +62,7 @@ func (t *memTransport) Close() {
 }
 
 // transport returns transport id, or nil.
-func (d *memDialer) transport(id reconnect.TransportID) *memTransport {
+func (d *memDialer) transport(id engine.TransportID) *memTransport {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.opened[id]

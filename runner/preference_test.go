@@ -5,13 +5,14 @@ import (
 	"testing/synctest"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The runner exposes the engine's transport preference so the SDK can
 // persist it; a runner given it back starts on the remembered HTTP.
 func TestPreferenceCarriesToTheNextRunner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := reconnect.DefaultConfig()
+		cfg := engine.DefaultConfig()
 		cfg.RememberTransport = true
 		r, d, _, _ := newTestRunner(t, t.Context(), cfg)
 		if p := r.Preference(); p.Transport != reconnect.NoTransport {

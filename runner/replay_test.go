@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/fixtures"
 	"github.com/reconnect-go/reconnect/internal/conform"
 )
@@ -198,7 +199,7 @@ func feed(r *Runner, d *memDialer, net, ws *memCheck, ev string) error {
 				return err
 			}
 		}
-		tr := d.transport(reconnect.TransportID(n))
+		tr := d.transport(engine.TransportID(n))
 		if tr == nil {
 			return nil // a transport never opened: the engine ignores it too
 		}

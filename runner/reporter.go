@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // reporter is the Reporter of one transport. It passes each kind of report
@@ -12,7 +13,7 @@ import (
 // transport reach it.
 type reporter struct {
 	r      *Runner
-	id     reconnect.TransportID
+	id     engine.TransportID
 	closed atomic.Bool   // the runner closed the transport: ignore its reports
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
 }
@@ -20,27 +21,27 @@ type reporter struct {
 // ended is the bit that marks a Failed or Closed report: nothing follows.
 const ended = 1 << 31
 
-func (p *reporter) report(k reconnect.EventKind, f reconnect.Failure) {
+func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
 	bit := uint32(1) << k
-	if k == reconnect.EventTransportFailed || k == reconnect.EventTransportClosed {
+	if k == engine.EventTransportFailed || k == engine.EventTransportClosed {
 		bit = ended
 	}
 	if p.closed.Load() || p.sent.Or(bit)&(bit|ended) != 0 {
 		return
 	}
-	p.r.post(reconnect.Event{Kind: k, Transport: p.id, Failure: f})
+	p.r.post(engine.Event{Kind: k, Transport: p.id, Failure: f})
 }
 
-func (p *reporter) Viable()    { p.report(reconnect.EventTransportViable, reconnect.Failure{}) }
-func (p *reporter) Connected() { p.report(reconnect.EventTransportConnected, reconnect.Failure{}) }
+func (p *reporter) Viable()    { p.report(engine.EventTransportViable, reconnect.Failure{}) }
+func (p *reporter) Connected() { p.report(engine.EventTransportConnected, reconnect.Failure{}) }
 func (p *reporter) Failed(f reconnect.Failure) {
-	p.report(reconnect.EventTransportFailed, f)
+	p.report(engine.EventTransportFailed, f)
 }
 func (p *reporter) Closed(f reconnect.Failure) {
-	p.report(reconnect.EventTransportClosed, f)
+	p.report(engine.EventTransportClosed, f)
 }
 func (p *reporter) Fatal(f reconnect.Failure) {
-	if !p.closed.Load() && p.sent.Or(1<<reconnect.EventFatal)&(1<<reconnect.EventFatal) == 0 {
+	if !p.closed.Load() && p.sent.Or(1<<engine.EventFatal)&(1<<engine.EventFatal) == 0 {
 		p.r.Fatal(f)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Options configure a Runner. Only Dialer is required.
 type Options struct {
-	// Config configures the engine: start from reconnect.DefaultConfig().
+	// Config configures the engine: start from engine.DefaultConfig().
 	// New validates it.
-	Config reconnect.Config
+	Config engine.Config
 	// Dialer opens the SDK's transports. Required.
 	Dialer Dialer
 	// CheckConnectivity answers the connectivity check before a fallback
@@ -42,7 +43,7 @@ type Options struct {
 // Options.OnStateChange before the oldest are dropped.
 const MaxQueuedChanges = 256
 
-// Runner owns one connection's event loop: it runs a reconnect.Engine with
+// Runner owns one connection's event loop: it runs an engine.Engine with
 // real timers, the SDK's transports and the connectivity checks, and
 // reports state changes. Its methods are safe for concurrent use and never
 // block on the network.
@@ -53,7 +54,7 @@ const MaxQueuedChanges = 256
 // its timers share one time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
-	eng      *reconnect.Engine
+	eng      *engine.Engine
 	timeouts reconnect.Timeouts
 	dialer   Dialer
 	checkNet func(context.Context) bool
@@ -66,7 +67,7 @@ type Runner struct {
 	inbox    []item
 	running  bool // a loop goroutine is draining the inbox
 	stopping bool // the context is done: no new events
-	state    reconnect.State
+	state    engine.State
 	pref     reconnect.Preference
 	active   Transport
 	changes  []StateChange // waiting for onChange
@@ -75,30 +76,30 @@ type Runner struct {
 
 	// Owned by the loop goroutine.
 	batch      []item
-	actions    []reconnect.Action
+	actions    []engine.Action
 	transports []liveTransport
 	timers     []liveTimer
 	clock      *time.Timer // set for the earliest of timers
 	armed      time.Time   // when clock fires; zero when stopped or fired
-	activeID   reconnect.TransportID
+	activeID   engine.TransportID
 }
 
 type liveTransport struct {
-	id  reconnect.TransportID
+	id  engine.TransportID
 	req OpenRequest
 	t   Transport
 	rep *reporter
 }
 
 type liveTimer struct {
-	id  reconnect.TimerID
+	id  engine.TimerID
 	due time.Time
 }
 
 // item is one entry of the inbox.
 type item struct {
 	kind itemKind
-	ev   reconnect.Event
+	ev   engine.Event
 }
 
 type itemKind uint8
@@ -135,7 +136,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, ErrNoDialer
 	}
 	cfg := o.Config
-	eng, err := reconnect.NewEngine(cfg)
+	eng, err := engine.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +155,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 
 // Connect asks to connect (RTN11): from INITIALIZED, CLOSED or FAILED it
 // starts afresh; from DISCONNECTED or SUSPENDED it connects now.
-func (r *Runner) Connect() { r.post(reconnect.Event{Kind: reconnect.EventConnect}) }
+func (r *Runner) Connect() { r.post(engine.Event{Kind: engine.EventConnect}) }
 
 // Close asks to close (RTN12): a connected connection goes CLOSING, the
 // runner calls RequestClose on the active transport, and the connection
@@ -162,19 +163,19 @@ func (r *Runner) Connect() { r.post(reconnect.Event{Kind: reconnect.EventConnect
 // realtimeRequestTimeout); any other connection goes CLOSED at once. The
 // runner keeps working: Connect connects again. To stop the runner itself,
 // cancel its context.
-func (r *Runner) Close() { r.post(reconnect.Event{Kind: reconnect.EventClose}) }
+func (r *Runner) Close() { r.post(engine.Event{Kind: engine.EventClose}) }
 
 // NetworkUp tells the runner the OS says the network is available (RTN20b,
 // RTN20c).
-func (r *Runner) NetworkUp() { r.post(reconnect.Event{Kind: reconnect.EventNetworkUp}) }
+func (r *Runner) NetworkUp() { r.post(engine.Event{Kind: engine.EventNetworkUp}) }
 
 // NetworkDown tells the runner the OS says the network is gone (RTN20a).
-func (r *Runner) NetworkDown() { r.post(reconnect.Event{Kind: reconnect.EventNetworkDown}) }
+func (r *Runner) NetworkDown() { r.post(engine.Event{Kind: engine.EventNetworkDown}) }
 
 // Fatal reports an error no retry can fix (for example from the auth
 // layer): the connection goes FAILED.
 func (r *Runner) Fatal(f reconnect.Failure) {
-	r.post(reconnect.Event{Kind: reconnect.EventFatal, Failure: f})
+	r.post(engine.Event{Kind: engine.EventFatal, Failure: f})
 }
 
 // Active returns the transport messages go through: the one the engine
@@ -188,7 +189,7 @@ func (r *Runner) Active() Transport {
 
 // State returns the connection state after the last event the runner
 // processed.
-func (r *Runner) State() reconnect.State {
+func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.state
@@ -211,7 +212,7 @@ func (r *Runner) Preference() reconnect.Preference {
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
 // post queues an event for the loop and makes sure a loop goroutine runs.
-func (r *Runner) post(ev reconnect.Event) {
+func (r *Runner) post(ev engine.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopping || r.ctx.Err() != nil {

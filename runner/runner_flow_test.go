@@ -7,11 +7,12 @@ import (
 	"testing/synctest"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), reconnect.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
 		r.Connect()
 		synctest.Wait()
 		d.transport(1).report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused}) // a proxy rejects the websocket
@@ -46,13 +47,13 @@ func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 
 func TestFatalFromATransportFailsTheConnection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), reconnect.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
 		tr := connectNow(t, r, d)
 		revoked := reconnect.Failure{Kind: reconnect.FailureToken, Status: 401}
 		tr.report.Fatal(revoked)
 		synctest.Wait()
 		cs := rec.all()
-		if c := cs[len(cs)-1]; c.To != reconnect.Failed || c.Reason != reconnect.ReasonFatal || c.Failure != revoked {
+		if c := cs[len(cs)-1]; c.To != engine.Failed || c.Reason != engine.ReasonFatal || c.Failure != revoked {
 			t.Fatalf("change %+v, want FAILED for %v", c, revoked)
 		}
 		if !tr.closed || r.Active() != nil {
@@ -69,7 +70,7 @@ func TestConcurrentCallsAndReportsUnderRealTime(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d := newMemDialer()
 	up := func(context.Context) bool { return true }
-	r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, CheckConnectivity: up, CheckWebSocket: up,
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: up, CheckWebSocket: up,
 		OnStateChange: func(StateChange) {}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // newTestRunner returns a runner on an in-memory dialer with test checks,
 // recording its state changes.
-func newTestRunner(t *testing.T, ctx context.Context, cfg reconnect.Config) (*Runner, *memDialer, *memCheck, *recorder) {
+func newTestRunner(t *testing.T, ctx context.Context, cfg engine.Config) (*Runner, *memDialer, *memCheck, *recorder) {
 	t.Helper()
 	d, net, rec := newMemDialer(), newMemCheck(), &recorder{}
 	r, err := New(ctx, Options{Config: cfg, Dialer: d, CheckConnectivity: net.check,
@@ -36,7 +37,7 @@ func connectNow(t *testing.T, r *Runner, d *memDialer) *memTransport {
 	tr.report.Viable()
 	tr.report.Connected()
 	synctest.Wait()
-	if s := r.State(); s != reconnect.Connected {
+	if s := r.State(); s != engine.Connected {
 		t.Fatalf("state %v, want connected", s)
 	}
 	return tr
@@ -44,19 +45,19 @@ func connectNow(t *testing.T, r *Runner, d *memDialer) *memTransport {
 
 func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), reconnect.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
 		tr := connectNow(t, r, d)
 		if r.Active() != Transport(tr) {
 			t.Fatalf("Active() = %v, want the connected transport", r.Active())
 		}
 		r.Close()
 		synctest.Wait()
-		if !tr.closeRq || r.State() != reconnect.Closing {
+		if !tr.closeRq || r.State() != engine.Closing {
 			t.Fatalf("closeRequested=%v state=%v, want CLOSE sent in CLOSING", tr.closeRq, r.State())
 		}
 		tr.report.Closed(reconnect.Failure{})
 		synctest.Wait()
-		if r.State() != reconnect.Closed || !tr.closed || r.Active() != nil {
+		if r.State() != engine.Closed || !tr.closed || r.Active() != nil {
 			t.Fatalf("state=%v closed=%v active=%v, want CLOSED, the transport closed, none active", r.State(), tr.closed, r.Active())
 		}
 		// Nothing of the runner's runs now: synctest.Test fails if a
@@ -64,7 +65,7 @@ func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {
 		// the context (t.Context) is still live.
 		cs := rec.all()
 		last := cs[len(cs)-1]
-		if last.From != reconnect.Closing || last.To != reconnect.Closed || last.Reason != reconnect.ReasonClosed {
+		if last.From != engine.Closing || last.To != engine.Closed || last.Reason != engine.ReasonClosed {
 			t.Fatalf("last change %+v", last)
 		}
 	})
@@ -72,19 +73,19 @@ func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {
 
 func TestCloseWithoutAnswerClosesAfterRealtimeRequestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := reconnect.DefaultConfig()
+		cfg := engine.DefaultConfig()
 		r, d, _, _ := newTestRunner(t, t.Context(), cfg)
 		tr := connectNow(t, r, d)
 		start := time.Now()
 		r.Close()
 		time.Sleep(cfg.Timeouts.RealtimeRequest - time.Nanosecond)
 		synctest.Wait()
-		if r.State() != reconnect.Closing {
+		if r.State() != engine.Closing {
 			t.Fatalf("state %v before realtimeRequestTimeout, want closing", r.State())
 		}
 		time.Sleep(time.Nanosecond)
 		synctest.Wait()
-		if r.State() != reconnect.Closed || !tr.closed {
+		if r.State() != engine.Closed || !tr.closed {
 			t.Fatalf("state %v closed=%v at %v, want CLOSED", r.State(), tr.closed, time.Since(start))
 		}
 	})
@@ -93,7 +94,7 @@ func TestCloseWithoutAnswerClosesAfterRealtimeRequestTimeout(t *testing.T) {
 func TestCancelLeavesNoGoroutineAndClosesEverything(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
-		r, d, net, _ := newTestRunner(t, ctx, reconnect.DefaultConfig())
+		r, d, net, _ := newTestRunner(t, ctx, engine.DefaultConfig())
 		r.Connect()
 		synctest.Wait()
 		d.transport(1).report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
@@ -125,7 +126,7 @@ func TestCancelLeavesNoGoroutineRealTime(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d := newMemDialer()
 	net := newMemCheck()
-	r, err := New(ctx, Options{Config: reconnect.DefaultConfig(), Dialer: d, CheckConnectivity: net.check,
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: net.check,
 		OnStateChange: func(StateChange) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func TestCancelLeavesNoGoroutineRealTime(t *testing.T) {
 
 func TestStateChangesCarryTheFailureThatCausedThem(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := reconnect.DefaultConfig()
+		cfg := engine.DefaultConfig()
 		cfg.Endpoint.Endpoint = "rt.example.com" // no fallback hosts
 		r, d, _, rec := newTestRunner(t, t.Context(), cfg)
 		r.Connect()
@@ -167,7 +168,7 @@ func TestStateChangesCarryTheFailureThatCausedThem(t *testing.T) {
 		synctest.Wait()
 		cs := rec.all()
 		last := cs[len(cs)-1]
-		if last.To != reconnect.Disconnected || last.Reason != reconnect.ReasonConnectFailed ||
+		if last.To != engine.Disconnected || last.Reason != engine.ReasonConnectFailed ||
 			last.Failure != (reconnect.Failure{Kind: reconnect.FailureTimeout}) || last.RetryIn <= 0 {
 			t.Fatalf("change %+v, want DISCONNECTED for a timeout with a retry", last)
 		}
@@ -178,22 +179,22 @@ func TestStateChangesCarryTheFailureThatCausedThem(t *testing.T) {
 		tr.report.Connected()
 		synctest.Wait()
 		cs = rec.all()
-		if c := cs[len(cs)-1]; c.To != reconnect.Connected || c.Transport != reconnect.WebSocket || c.Host != "rt.example.com" || c.Failure != (reconnect.Failure{}) {
+		if c := cs[len(cs)-1]; c.To != engine.Connected || c.Transport != reconnect.WebSocket || c.Host != "rt.example.com" || c.Failure != (reconnect.Failure{}) {
 			t.Fatalf("change %+v, want CONNECTED by websocket to rt.example.com", c)
 		}
 		drop := reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}
 		tr.report.Closed(drop)
 		synctest.Wait()
 		cs = rec.all()
-		if c := cs[len(cs)-2]; c.Reason != reconnect.ReasonDropped || c.Failure != drop {
+		if c := cs[len(cs)-2]; c.Reason != engine.ReasonDropped || c.Failure != drop {
 			t.Fatalf("change %+v, want a drop for %+v", c, drop)
 		}
-		if c := cs[len(cs)-1]; c.To != reconnect.Connecting || c.Failure != (reconnect.Failure{}) {
+		if c := cs[len(cs)-1]; c.To != engine.Connecting || c.Failure != (reconnect.Failure{}) {
 			t.Fatalf("change %+v, want the immediate reconnect, no failure", c)
 		}
 		tr.report.Connected() // a closed transport's report is ignored
 		synctest.Wait()
-		if r.State() != reconnect.Connecting {
+		if r.State() != engine.Connecting {
 			t.Fatalf("state %v after a report from a closed transport", r.State())
 		}
 	})
@@ -204,7 +205,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		release := make(chan struct{})
 		var got []StateChange
 		d := newMemDialer()
-		r, err := New(t.Context(), Options{Config: reconnect.DefaultConfig(), Dialer: d,
+		r, err := New(t.Context(), Options{Config: engine.DefaultConfig(), Dialer: d,
 			OnStateChange: func(c StateChange) { <-release; got = append(got, c) }})
 		if err != nil {
 			t.Fatal(err)
@@ -216,7 +217,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 			r.Close()
 		}
 		synctest.Wait()
-		if r.State() != reconnect.Closed {
+		if r.State() != engine.Closed {
 			t.Fatalf("state %v, want the loop to have run to CLOSED", r.State())
 		}
 		close(release)
@@ -230,14 +231,14 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		}
 		// The queue holds MaxQueuedChanges; one more may already be in the
 		// callback when it fills.
-		if len(got) < MaxQueuedChanges || len(got) > MaxQueuedChanges+1 || got[len(got)-1].To != reconnect.Closed {
+		if len(got) < MaxQueuedChanges || len(got) > MaxQueuedChanges+1 || got[len(got)-1].To != engine.Closed {
 			t.Fatalf("%d delivered, last %+v", len(got), got[len(got)-1])
 		}
 	})
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	if _, err := New(context.Background(), Options{Config: reconnect.DefaultConfig()}); !errors.Is(err, ErrNoDialer) {
+	if _, err := New(context.Background(), Options{Config: engine.DefaultConfig()}); !errors.Is(err, ErrNoDialer) {
 		t.Fatalf("no dialer: %v", err)
 	}
 	var fe *reconnect.FieldError
@@ -248,7 +249,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 
 func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), reconnect.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
 		r.Connect()
 		synctest.Wait()
 		tr := d.transport(1)
@@ -266,7 +267,7 @@ func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
 		tr.report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
 		tr.report.Closed(reconnect.Failure{Kind: reconnect.FailureRefused})
 		synctest.Wait()
-		if n := len(rec.all()); r.State() != reconnect.Connecting || n != 4 {
+		if n := len(rec.all()); r.State() != engine.Connecting || n != 4 {
 			// connecting, connected, the drop, the immediate reconnect
 			t.Fatalf("state %v after %d changes", r.State(), n)
 		}

@@ -3,7 +3,7 @@ package runner
 import (
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The engine's timers live in r.timers with their due times; one
@@ -54,7 +54,7 @@ func (r *Runner) fireDue() {
 		}
 		id := r.timers[i].id
 		r.removeTimer(i)
-		r.step(reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id})
+		r.step(engine.Event{Kind: engine.EventTimerFired, Timer: id})
 	}
 	r.rearm()
 }
@@ -71,7 +71,7 @@ func (r *Runner) earliest() int {
 	return best
 }
 
-func (r *Runner) timerIndex(id reconnect.TimerID) int {
+func (r *Runner) timerIndex(id engine.TimerID) int {
 	for i := range r.timers {
 		if r.timers[i].id == id {
 			return i

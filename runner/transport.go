@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // OpenRequest says which transport to open: a transport of kind Kind to
 // Host, in Mode. ID names it in the engine's actions and in logs; IDs are
 // 1, 2, 3, … in the order the runner opens transports.
 type OpenRequest struct {
-	ID   reconnect.TransportID
+	ID   engine.TransportID
 	Kind reconnect.Transport
 	Host string
 	Mode reconnect.Mode

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -45,8 +45,8 @@ func splitList(s string) []string {
 	return out
 }
 
-func parsePolicy(s string) (reconnect.Policy, error) {
-	for p := reconnect.PolicyWebSocketFirst; p <= reconnect.PolicyWebSocketCheck; p++ {
+func parsePolicy(s string) (engine.Policy, error) {
+	for p := engine.PolicyWebSocketFirst; p <= engine.PolicyWebSocketCheck; p++ {
 		if p.String() == s {
 			return p, nil
 		}
@@ -161,7 +161,7 @@ func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([
 		}
 		sweep = append(sweep, d)
 	}
-	var pols []reconnect.Policy
+	var pols []engine.Policy
 	for _, s := range splitList(*policies) {
 		p, err := parsePolicy(s)
 		if err != nil {
@@ -198,7 +198,7 @@ func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([
 	}
 	o.weights, o.profiles = weights, chosen
 	o.sweep = sim.SweepConfig{Profiles: chosen, Timeouts: sweep, Policies: pols, Clients: *clients,
-		Horizon: *horizon, Seed: *seed, Base: reconnect.DefaultConfig(), MaxSteps: *budget}
+		Horizon: *horizon, Seed: *seed, Base: engine.DefaultConfig(), MaxSteps: *budget}
 	return o, nil
 }
 
@@ -274,7 +274,7 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep := timeoutReport{Seed: o.sweep.Seed, Clients: o.sweep.Clients, Cells: cells, BestByProfile: map[string]time.Duration{}}
-	if slices.Contains(o.sweep.Policies, reconnect.PolicyWebSocketFirst) && len(o.weights) > 0 {
+	if slices.Contains(o.sweep.Policies, engine.PolicyWebSocketFirst) && len(o.weights) > 0 {
 		rec, err := sim.Recommend(cells, o.weights, o.cost)
 		if err != nil {
 			return usagef("--mix: %v", err)

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -34,7 +34,7 @@ func printTimeoutTables(w io.Writer, rep timeoutReport, profiles []sim.Profile, 
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%.1f%%\t%s\t%s\t%s\t%s\t", c.Policy, sc, 100*float64(c.Connected)/float64(c.Clients), msText(c.P50), msText(c.P90), msText(c.P99), msText(c.Mean))
 			for _, o := range c.Outcomes {
-				if c.Policy == reconnect.PolicyWebSocketFirst.String() {
+				if c.Policy == engine.PolicyWebSocketFirst.String() {
 					fmt.Fprintf(tw, "%.0f%%\t", 100*o)
 				} else {
 					fmt.Fprint(tw, "-\t")

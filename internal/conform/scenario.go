@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // ScenarioInput is a scenario as the protocol sends it: a configuration,
@@ -63,8 +64,8 @@ var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // ScenarioConfig is the engine configuration a scenario describes, drawing
 // from the scenario's pinned draws; drawn reports an error unless the
 // engine has drawn exactly the pinned numbers.
-func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error, err error) {
-	cfg = reconnect.DefaultConfig()
+func ScenarioConfig(in ScenarioInput) (cfg engine.Config, drawn func() error, err error) {
+	cfg = engine.DefaultConfig()
 	if in.Config.ShortCircuitMs != 0 {
 		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
 	}
@@ -89,9 +90,9 @@ func ScenarioConfig(in ScenarioInput) (cfg reconnect.Config, drawn func() error,
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":
-		cfg.Policy = reconnect.PolicyHTTPFirst
+		cfg.Policy = engine.PolicyHTTPFirst
 	case "websocket-check":
-		cfg.Policy = reconnect.PolicyWebSocketCheck
+		cfg.Policy = engine.PolicyWebSocketCheck
 	default:
 		return cfg, nil, fmt.Errorf("unknown policy %q", in.Config.Policy)
 	}
@@ -114,12 +115,12 @@ func RunScenario(in ScenarioInput) ([]StepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := reconnect.NewEngine(cfg)
+	e, err := engine.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	r := &renderer{timers: map[string]reconnect.TimerID{}, names: map[reconnect.TimerID]string{}}
-	var out []reconnect.Action
+	r := &renderer{timers: map[string]engine.TimerID{}, names: map[engine.TimerID]string{}}
+	var out []engine.Action
 	res := make([]StepResult, 0, len(in.Steps))
 	for _, st := range in.Steps {
 		ev, err := r.event(st.Event)
@@ -138,14 +139,14 @@ func RunScenario(in ScenarioInput) ([]StepResult, error) {
 
 // renderer translates between the fixture's names and the engine's IDs.
 type renderer struct {
-	timers map[string]reconnect.TimerID // live timers by name
-	names  map[reconnect.TimerID]string
+	timers map[string]engine.TimerID // live timers by name
+	names  map[engine.TimerID]string
 }
 
-var eventKinds = map[string]reconnect.EventKind{"connect": reconnect.EventConnect, "close": reconnect.EventClose,
-	"viable": reconnect.EventTransportViable, "connected": reconnect.EventTransportConnected,
-	"failed": reconnect.EventTransportFailed, "closed": reconnect.EventTransportClosed,
-	"network-up": reconnect.EventNetworkUp, "network-down": reconnect.EventNetworkDown}
+var eventKinds = map[string]engine.EventKind{"connect": engine.EventConnect, "close": engine.EventClose,
+	"viable": engine.EventTransportViable, "connected": engine.EventTransportConnected,
+	"failed": engine.EventTransportFailed, "closed": engine.EventTransportClosed,
+	"network-up": engine.EventNetworkUp, "network-down": engine.EventNetworkDown}
 
 // FailureKinds maps the fixtures' failure kind names to FailureKind.
 var FailureKinds = map[string]reconnect.FailureKind{}
@@ -177,46 +178,46 @@ func ParseFailure(s string) (reconnect.Failure, error) {
 	return f, nil
 }
 
-func (r *renderer) event(s string) (reconnect.Event, error) {
+func (r *renderer) event(s string) (engine.Event, error) {
 	f := strings.Fields(s)
 	if len(f) == 0 {
-		return reconnect.Event{}, fmt.Errorf("empty event")
+		return engine.Event{}, fmt.Errorf("empty event")
 	}
 	switch f[0] {
 	case "connectivity", "websocket-check":
 		if len(f) != 2 {
-			return reconnect.Event{}, fmt.Errorf("bad event %q", s)
+			return engine.Event{}, fmt.Errorf("bad event %q", s)
 		}
-		k := reconnect.EventConnectivity
+		k := engine.EventConnectivity
 		if f[0] == "websocket-check" {
-			k = reconnect.EventWebSocketCheck
+			k = engine.EventWebSocketCheck
 		}
-		return reconnect.Event{Kind: k, Up: f[1] == "up"}, nil
+		return engine.Event{Kind: k, Up: f[1] == "up"}, nil
 	case "timer":
 		id, ok := r.timers[strings.Join(f[1:], " ")]
 		if !ok {
 			id = 1 << 40 // a timer the engine never started
 		}
 		delete(r.timers, r.names[id])
-		return reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id}, nil
+		return engine.Event{Kind: engine.EventTimerFired, Timer: id}, nil
 	case "fatal":
 		if len(f) != 2 {
-			return reconnect.Event{}, fmt.Errorf("bad event %q", s)
+			return engine.Event{}, fmt.Errorf("bad event %q", s)
 		}
 		fl, err := ParseFailure(f[1])
-		return reconnect.Event{Kind: reconnect.EventFatal, Failure: fl}, err
+		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
 	}
 	k, ok := eventKinds[f[0]]
 	if !ok {
-		return reconnect.Event{}, fmt.Errorf("unknown event %q", s)
+		return engine.Event{}, fmt.Errorf("unknown event %q", s)
 	}
-	ev := reconnect.Event{Kind: k}
+	ev := engine.Event{Kind: k}
 	if len(f) > 1 {
 		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "T"), 10, 64)
 		if err != nil || !strings.HasPrefix(f[1], "T") {
 			return ev, fmt.Errorf("bad transport in %q", s)
 		}
-		ev.Transport = reconnect.TransportID(n)
+		ev.Transport = engine.TransportID(n)
 	}
 	if len(f) > 2 {
 		fl, err := ParseFailure(f[2])
@@ -235,30 +236,30 @@ func msText(d time.Duration) string {
 	return s
 }
 
-func (r *renderer) render(a reconnect.Action) string {
+func (r *renderer) render(a engine.Action) string {
 	switch a.Kind {
-	case reconnect.ActionStartTimer, reconnect.ActionCancelTimer:
+	case engine.ActionStartTimer, engine.ActionCancelTimer:
 		name := a.TimerKind.String()
-		if a.TimerKind == reconnect.TimerConnect {
+		if a.TimerKind == engine.TimerConnect {
 			name += fmt.Sprintf(" T%d", a.Transport)
 		}
-		if a.Kind == reconnect.ActionCancelTimer {
+		if a.Kind == engine.ActionCancelTimer {
 			delete(r.timers, r.names[a.Timer])
 			return "cancel " + name
 		}
 		r.timers[name], r.names[a.Timer] = a.Timer, name
 		return "timer " + name + " at=" + msText(a.Due.Sub(scenarioEpoch))
-	case reconnect.ActionStateChange:
+	case engine.ActionStateChange:
 		return StateLine(a.From, a.To, a.Reason, a.RetryIn, a.Failure)
-	case reconnect.ActionOpenTransport:
+	case engine.ActionOpenTransport:
 		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
-	case reconnect.ActionDisposeTransport:
+	case engine.ActionDisposeTransport:
 		return fmt.Sprintf("dispose T%d", a.Transport)
-	case reconnect.ActionActivateTransport:
+	case engine.ActionActivateTransport:
 		return fmt.Sprintf("activate T%d", a.Transport)
-	case reconnect.ActionCheckConnectivity:
+	case engine.ActionCheckConnectivity:
 		return "check"
-	case reconnect.ActionCheckWebSocket:
+	case engine.ActionCheckWebSocket:
 		return "check-websocket"
 	}
 	return a.String()
@@ -267,9 +268,9 @@ func (r *renderer) render(a reconnect.Action) string {
 // StateLine renders a state change in the fixture's grammar:
 // "state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]", retryIn
 // for DISCONNECTED and SUSPENDED only, error when a failure caused it.
-func StateLine(from, to reconnect.State, reason reconnect.Reason, retryIn time.Duration, f reconnect.Failure) string {
+func StateLine(from, to engine.State, reason engine.Reason, retryIn time.Duration, f reconnect.Failure) string {
 	s := "state " + from.String() + " " + to.String() + " " + reason.String()
-	if to == reconnect.Disconnected || to == reconnect.Suspended {
+	if to == engine.Disconnected || to == engine.Suspended {
 		s += " retryIn=" + msText(retryIn)
 	}
 	if f.Kind != reconnect.FailureNone {

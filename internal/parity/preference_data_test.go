@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -24,7 +25,7 @@ func preferenceRows(t *testing.T, clients int) string {
 		t.Fatal(err)
 	}
 	http := reconnect.Preference{Transport: reconnect.HTTP, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Hour), Reason: reconnect.PreferenceConnected}
-	mean := func(p sim.Profile, cfg reconnect.Config, seed uint64) time.Duration {
+	mean := func(p sim.Profile, cfg engine.Config, seed uint64) time.Duration {
 		r := rand.New(rand.NewPCG(1, seed))
 		var sum time.Duration
 		for range clients {
@@ -35,8 +36,8 @@ func preferenceRows(t *testing.T, clients int) string {
 	var b strings.Builder
 	b.WriteString("| profile | policy | reconnect, websocket remembered | reconnect, HTTP remembered |\n|---|---|---|---|\n")
 	for i, p := range profiles {
-		for j, pol := range []reconnect.Policy{reconnect.PolicyWebSocketCheck, reconnect.PolicyWebSocketFirst} {
-			cfg := reconnect.DefaultConfig()
+		for j, pol := range []engine.Policy{engine.PolicyWebSocketCheck, engine.PolicyWebSocketFirst} {
+			cfg := engine.DefaultConfig()
 			cfg.Policy, cfg.RememberTransport = pol, true
 			seed := uint64(i*2+j) + 1
 			without := mean(p, cfg, seed)

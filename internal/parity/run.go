@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // zeroSource draws 0 every time, as the driver's Math.random does.
@@ -16,9 +17,9 @@ func (zeroSource) Float64() float64 { return 0 }
 
 // Config is the engine configuration a timeline runs with: the defaults,
 // PolicyWebSocketCheck, the timeline's transports and a source that draws 0.
-func Config(tl Timeline) reconnect.Config {
-	c := reconnect.DefaultConfig()
-	c.Policy = reconnect.PolicyWebSocketCheck
+func Config(tl Timeline) engine.Config {
+	c := engine.DefaultConfig()
+	c.Policy = engine.PolicyWebSocketCheck
 	c.Source = zeroSource{}
 	if len(tl.Transports) > 0 {
 		c.Transports = reconnect.Availability{}
@@ -58,7 +59,7 @@ func (q *queue) Pop() any {
 }
 
 type conn struct {
-	id        reconnect.TransportID
+	id        engine.TransportID
 	kind      string
 	host      string
 	closed    bool
@@ -68,9 +69,9 @@ type conn struct {
 
 // run is one engine (one client life) on the shared virtual clock.
 type life struct {
-	eng    *reconnect.Engine
-	conns  map[reconnect.TransportID]*conn
-	timers map[reconnect.TimerID]bool
+	eng    *engine.Engine
+	conns  map[engine.TransportID]*conn
+	timers map[engine.TimerID]bool
 }
 
 type runner struct {
@@ -81,7 +82,7 @@ type runner struct {
 	trace   []Entry
 	offline bool
 	cur     *life
-	out     []reconnect.Action
+	out     []engine.Action
 }
 
 // Run runs the engine on tl and returns its trace.
@@ -123,11 +124,11 @@ func (r *runner) newLife() error {
 	if r.cur != nil {
 		c.Preference = r.cur.eng.Preference()
 	}
-	e, err := reconnect.NewEngine(c)
+	e, err := engine.New(c)
 	if err != nil {
 		return err
 	}
-	r.cur = &life{eng: e, conns: map[reconnect.TransportID]*conn{}, timers: map[reconnect.TimerID]bool{}}
+	r.cur = &life{eng: e, conns: map[engine.TransportID]*conn{}, timers: map[engine.TimerID]bool{}}
 	return nil
 }
 
@@ -149,84 +150,84 @@ func (r *runner) event(e Event) {
 	l := r.cur
 	switch e.Do {
 	case "connect":
-		r.step(l, reconnect.Event{Kind: reconnect.EventConnect})
+		r.step(l, engine.Event{Kind: engine.EventConnect})
 	case "close":
-		r.step(l, reconnect.Event{Kind: reconnect.EventClose})
+		r.step(l, engine.Event{Kind: engine.EventClose})
 	case "restart":
-		r.step(l, reconnect.Event{Kind: reconnect.EventClose})
+		r.step(l, engine.Event{Kind: engine.EventClose})
 		if err := r.newLife(); err != nil {
 			r.record(Entry{Ev: "error", Message: err.Error()})
 			return
 		}
-		r.step(r.cur, reconnect.Event{Kind: reconnect.EventConnect})
+		r.step(r.cur, engine.Event{Kind: engine.EventConnect})
 	case "drop":
 		if c := r.active(l); c != nil {
 			c.closed = true
-			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
+			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
 		}
 	case "server-disconnected":
 		if c := r.active(l); c != nil {
 			c.closed = true
-			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: e.Status}})
+			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: e.Status}})
 		}
 	case "offline":
 		r.offline = true
-		r.step(l, reconnect.Event{Kind: reconnect.EventNetworkDown})
+		r.step(l, engine.Event{Kind: engine.EventNetworkDown})
 	case "online":
 		r.offline = false
-		r.step(l, reconnect.Event{Kind: reconnect.EventNetworkUp})
+		r.step(l, engine.Event{Kind: engine.EventNetworkUp})
 	}
 }
 
 // step feeds ev to life l's engine and performs the actions it returns.
-func (r *runner) step(l *life, ev reconnect.Event) {
+func (r *runner) step(l *life, ev engine.Event) {
 	out := l.eng.Step(epoch.Add(time.Duration(r.now)*time.Millisecond), ev, r.out[:0])
-	acts := append([]reconnect.Action(nil), out...)
+	acts := append([]engine.Action(nil), out...)
 	r.out = out
 	for _, a := range acts {
 		r.perform(l, a)
 	}
-	if l.eng.State() == reconnect.Closing {
+	if l.eng.State() == engine.Closing {
 		// ably-js closes the active transport at once on close().
 		if c := r.active(l); c != nil {
 			c.closed = true
-			r.step(l, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: c.id})
+			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id})
 		}
 	}
 }
 
-func (r *runner) perform(l *life, a reconnect.Action) {
+func (r *runner) perform(l *life, a engine.Action) {
 	switch a.Kind {
-	case reconnect.ActionOpenTransport:
+	case engine.ActionOpenTransport:
 		r.open(l, a)
-	case reconnect.ActionDisposeTransport:
+	case engine.ActionDisposeTransport:
 		if c := l.conns[a.Transport]; c != nil && !c.closed {
 			c.closed = true
 			r.record(Entry{Ev: "close", Transport: c.kind, Host: c.host})
 		}
-	case reconnect.ActionActivateTransport:
+	case engine.ActionActivateTransport:
 		if c := l.conns[a.Transport]; c != nil {
 			c.active = true
 		}
-	case reconnect.ActionStartTimer:
+	case engine.ActionStartTimer:
 		id := a.Timer
 		l.timers[id] = true
 		due := int64(math.Round(float64(a.Due.Sub(epoch)) / float64(time.Millisecond)))
 		r.at(due, func() {
 			if l.timers[id] {
 				delete(l.timers, id)
-				r.step(l, reconnect.Event{Kind: reconnect.EventTimerFired, Timer: id})
+				r.step(l, engine.Event{Kind: engine.EventTimerFired, Timer: id})
 			}
 		})
-	case reconnect.ActionCancelTimer:
+	case engine.ActionCancelTimer:
 		delete(l.timers, a.Timer)
-	case reconnect.ActionCheckConnectivity:
+	case engine.ActionCheckConnectivity:
 		r.record(Entry{Ev: "check"})
-		r.answerCheck(l, "connectivity", "up", reconnect.EventConnectivity)
-	case reconnect.ActionCheckWebSocket:
+		r.answerCheck(l, "connectivity", "up", engine.EventConnectivity)
+	case engine.ActionCheckWebSocket:
 		r.record(Entry{Ev: "wscheck"})
-		r.answerCheck(l, "wscheck", "connect", reconnect.EventWebSocketCheck)
-	case reconnect.ActionStateChange:
+		r.answerCheck(l, "wscheck", "connect", engine.EventWebSocketCheck)
+	case engine.ActionStateChange:
 		r.record(Entry{Ev: "state", From: a.From.String(), To: a.To.String(), RetryIn: a.RetryIn.Round(time.Millisecond).Milliseconds()})
 	default:
 		r.record(Entry{Ev: "error", Message: fmt.Sprintf("unknown action %v", a)})
@@ -237,16 +238,16 @@ func (r *runner) perform(l *life, a reconnect.Action) {
 // answerCheck answers a check of the given rule transport ("connectivity"
 // or "wscheck") as the timeline says: no answer for "blackhole", else up
 // when the rule's Do is upWord, after the rule's delay.
-func (r *runner) answerCheck(l *life, transport, upWord string, kind reconnect.EventKind) {
+func (r *runner) answerCheck(l *life, transport, upWord string, kind engine.EventKind) {
 	ru := r.tl.rule(transport, "", r.now, r.offline)
 	if ru.Do == "blackhole" {
 		return
 	}
 	up := ru.Do == upWord
-	r.after(*ru.After, func() { r.step(l, reconnect.Event{Kind: kind, Up: up}) })
+	r.after(*ru.After, func() { r.step(l, engine.Event{Kind: kind, Up: up}) })
 }
 
-func (r *runner) open(l *life, a reconnect.Action) {
+func (r *runner) open(l *life, a engine.Action) {
 	kind := "ws"
 	if a.TransportKind == reconnect.HTTP {
 		kind = "http"
@@ -262,8 +263,8 @@ func (r *runner) open(l *life, a reconnect.Action) {
 			}
 		}
 	}
-	send := func(k reconnect.EventKind, f reconnect.Failure) {
-		r.step(l, reconnect.Event{Kind: k, Transport: c.id, Failure: f})
+	send := func(k engine.EventKind, f reconnect.Failure) {
+		r.step(l, engine.Event{Kind: k, Transport: c.id, Failure: f})
 	}
 	after, ca, status := *ru.After, int64(10), ru.Status
 	if status == 0 {
@@ -275,24 +276,24 @@ func (r *runner) open(l *life, a reconnect.Action) {
 	switch ru.Do {
 	case "connect", "open", "disconnect":
 		if kind == "ws" || ru.Do == "open" {
-			r.after(after, live(func() { send(reconnect.EventTransportViable, reconnect.Failure{}) }))
+			r.after(after, live(func() { send(engine.EventTransportViable, reconnect.Failure{}) }))
 		}
 		switch ru.Do {
 		case "connect":
-			r.after(after+ca, live(func() { c.connected = true; send(reconnect.EventTransportConnected, reconnect.Failure{}) }))
+			r.after(after+ca, live(func() { c.connected = true; send(engine.EventTransportConnected, reconnect.Failure{}) }))
 		case "disconnect":
 			r.after(after+ca, live(func() {
 				if kind == "http" {
-					send(reconnect.EventTransportViable, reconnect.Failure{})
+					send(engine.EventTransportViable, reconnect.Failure{})
 				}
 				c.closed = true
-				send(reconnect.EventTransportClosed, reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status})
+				send(engine.EventTransportClosed, reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status})
 			}))
 		}
 	case "refuse":
 		r.after(after, live(func() {
 			c.closed = true
-			send(reconnect.EventTransportFailed, reconnect.Failure{Kind: reconnect.FailureRefused})
+			send(engine.EventTransportFailed, reconnect.Failure{Kind: reconnect.FailureRefused})
 		}))
 	}
 }

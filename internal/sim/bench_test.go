@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // BenchmarkSimulatedAttempts measures the engine-driven simulator on the
@@ -15,7 +16,7 @@ import (
 func BenchmarkSimulatedAttempts(b *testing.B) {
 	b.ReportAllocs()
 	p, _ := Select(Builtin(), []string{"slow-mobile"})
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cl := newClient(cfg, rand.New(rand.NewPCG(1, 2)))
 	attempts := 0
 	for i := 0; i < b.N; i++ {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Result is what happened to one simulated client from its connect request
@@ -40,12 +41,12 @@ const (
 )
 
 type simTimer struct {
-	id   reconnect.TimerID
-	kind reconnect.TimerKind
+	id   engine.TimerID
+	kind engine.TimerKind
 }
 
 type simTransport struct {
-	id        reconnect.TransportID
+	id        engine.TransportID
 	kind      reconnect.Transport
 	fate      fate
 	activated bool
@@ -56,8 +57,8 @@ type simTransport struct {
 // network it talks to.
 type client struct {
 	p       Profile
-	policy  reconnect.Policy
-	e       *reconnect.Engine
+	policy  engine.Policy
+	e       *engine.Engine
 	r       *rand.Rand
 	q       eventQueue
 	seq     uint64
@@ -66,12 +67,12 @@ type client struct {
 	ts      []simTransport
 	timers  []simTimer    // live timers
 	phase   time.Duration // flap phase
-	acts    []reconnect.Action
+	acts    []engine.Action
 
 	// For the outcome.
 	scFired       bool
 	wsFailedEarly bool
-	firstWS       reconnect.TransportID
+	firstWS       engine.TransportID
 	firstWSFate   fate
 	firstActive   reconnect.Transport
 }
@@ -81,19 +82,19 @@ var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // Simulate runs one client with configuration cfg (its Source is replaced
 // by r) on profile p from a connect request at time 0 until it is
 // CONNECTED or horizon passes.
-func Simulate(p Profile, cfg reconnect.Config, horizon time.Duration, r *rand.Rand) Result {
+func Simulate(p Profile, cfg engine.Config, horizon time.Duration, r *rand.Rand) Result {
 	return newClient(cfg, r).run(p, horizon)
 }
 
 // newClient makes a reusable simulated client whose engine draws from r.
-func newClient(cfg reconnect.Config, r *rand.Rand) *client {
+func newClient(cfg engine.Config, r *rand.Rand) *client {
 	cfg.Source = r
-	e, err := reconnect.NewEngine(cfg)
+	e, err := engine.New(cfg)
 	if err != nil {
 		panic("sim: invalid engine configuration: " + err.Error()) // callers validate first
 	}
 	return &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy,
-		acts: make([]reconnect.Action, 0, 16), q: make(eventQueue, 0, 16)}
+		acts: make([]engine.Action, 0, 16), q: make(eventQueue, 0, 16)}
 }
 
 // run simulates one connection on profile p, reusing the client's engine
@@ -106,7 +107,7 @@ func (c *client) run(p Profile, horizon time.Duration) Result {
 // by r) that is CONNECTED until its transport drops at time 0 (a close
 // with no failure), on profile p, until it is CONNECTED again or horizon
 // passes: the time to reconnect after a drop.
-func SimulateDrop(p Profile, cfg reconnect.Config, horizon time.Duration, r *rand.Rand) Result {
+func SimulateDrop(p Profile, cfg engine.Config, horizon time.Duration, r *rand.Rand) Result {
 	return newClient(cfg, r).runFrom(p, horizon, true)
 }
 
@@ -125,7 +126,7 @@ func (c *client) runFrom(p Profile, horizon time.Duration, drop bool) Result {
 	if drop {
 		c.connectBefore()
 	} else {
-		c.push(0, reconnect.Event{Kind: reconnect.EventConnect})
+		c.push(0, engine.Event{Kind: engine.EventConnect})
 	}
 	for len(c.q) > 0 {
 		it := c.q.pop()
@@ -160,21 +161,21 @@ func (c *client) runFrom(p Profile, horizon time.Duration, drop bool) Result {
 // transport and queues that transport's drop at 0.
 func (c *client) connectBefore() {
 	at := simEpoch.Add(-time.Second)
-	c.acts = c.e.Step(at, reconnect.Event{Kind: reconnect.EventConnect}, c.acts[:0])
+	c.acts = c.e.Step(at, engine.Event{Kind: engine.EventConnect}, c.acts[:0])
 	var first simTransport
 	for _, a := range c.acts {
-		if a.Kind == reconnect.ActionOpenTransport && first.id == 0 {
+		if a.Kind == engine.ActionOpenTransport && first.id == 0 {
 			first = simTransport{id: a.Transport, kind: a.TransportKind, live: true, activated: true}
 		}
 	}
-	c.acts = c.e.Step(at, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: first.id}, c.acts[:0])
+	c.acts = c.e.Step(at, engine.Event{Kind: engine.EventTransportConnected, Transport: first.id}, c.acts[:0])
 	// Every other transport opened was disposed and every timer cancelled
 	// on CONNECTED, but for the state-TTL timer, which is not tracked.
 	c.ts = append(c.ts, first)
-	c.push(0, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: first.id})
+	c.push(0, engine.Event{Kind: engine.EventTransportClosed, Transport: first.id})
 }
 
-func (c *client) push(after time.Duration, ev reconnect.Event) {
+func (c *client) push(after time.Duration, ev engine.Event) {
 	c.seq++
 	c.q.push(simEvent{at: c.now + after, seq: c.seq, ev: ev})
 }
@@ -195,32 +196,32 @@ func (c *client) scheduleFlap() {
 	down := time.Duration(c.p.Flap.DownMs * float64(time.Millisecond))
 	pos := (c.now + c.phase) % period
 	var next time.Duration
-	kind := reconnect.EventNetworkUp
+	kind := engine.EventNetworkUp
 	if pos < down {
 		next = down - pos
 	} else {
-		next, kind = period-pos, reconnect.EventNetworkDown
+		next, kind = period-pos, engine.EventNetworkDown
 	}
 	if next <= 0 || down == 0 {
 		return
 	}
 	c.seq++
-	c.q.push(simEvent{at: c.now + next, seq: c.seq, ev: reconnect.Event{Kind: kind}, flap: true})
+	c.q.push(simEvent{at: c.now + next, seq: c.seq, ev: engine.Event{Kind: kind}, flap: true})
 }
 
 // relevant drops events the engine would ignore anyway, to keep the
 // simulation lean: events of transports already disposed and timers
 // already cancelled.
-func (c *client) relevant(ev reconnect.Event) bool {
+func (c *client) relevant(ev engine.Event) bool {
 	switch ev.Kind {
-	case reconnect.EventTransportViable, reconnect.EventTransportConnected, reconnect.EventTransportFailed, reconnect.EventTransportClosed:
+	case engine.EventTransportViable, engine.EventTransportConnected, engine.EventTransportFailed, engine.EventTransportClosed:
 		t := c.transport(ev.Transport)
 		return t != nil && t.live
-	case reconnect.EventTimerFired:
+	case engine.EventTimerFired:
 		for i, t := range c.timers {
 			if t.id == ev.Timer {
 				c.timers = append(c.timers[:i], c.timers[i+1:]...)
-				if t.kind == reconnect.TimerShortCircuit {
+				if t.kind == engine.TimerShortCircuit {
 					c.scFired = true
 				}
 				return true
@@ -231,7 +232,7 @@ func (c *client) relevant(ev reconnect.Event) bool {
 	return true
 }
 
-func (c *client) transport(id reconnect.TransportID) *simTransport {
+func (c *client) transport(id engine.TransportID) *simTransport {
 	for i := range c.ts {
 		if c.ts[i].id == id {
 			return &c.ts[i]
@@ -242,16 +243,16 @@ func (c *client) transport(id reconnect.TransportID) *simTransport {
 
 // perform carries out the engine's actions; it reports whether the client
 // reached CONNECTED.
-func (c *client) perform(res *Result, ev reconnect.Event) bool {
-	if ev.Kind == reconnect.EventTransportFailed && ev.Transport == c.firstWS && !c.scFired {
+func (c *client) perform(res *Result, ev engine.Event) bool {
+	if ev.Kind == engine.EventTransportFailed && ev.Transport == c.firstWS && !c.scFired {
 		c.wsFailedEarly = true
 	}
 	connected := false
 	for _, a := range c.acts {
 		switch a.Kind {
-		case reconnect.ActionOpenTransport:
+		case engine.ActionOpenTransport:
 			c.open(res, a)
-		case reconnect.ActionDisposeTransport:
+		case engine.ActionDisposeTransport:
 			if t := c.transport(a.Transport); t != nil && t.live {
 				t.live = false
 				if !t.activated && t.fate == fateConnect {
@@ -261,32 +262,32 @@ func (c *client) perform(res *Result, ev reconnect.Event) bool {
 					}
 				}
 			}
-		case reconnect.ActionActivateTransport:
+		case engine.ActionActivateTransport:
 			if t := c.transport(a.Transport); t != nil {
 				t.activated = true
 				if c.firstActive == reconnect.NoTransport {
 					c.firstActive = t.kind
 				}
 			}
-		case reconnect.ActionStartTimer:
+		case engine.ActionStartTimer:
 			c.timers = append(c.timers, simTimer{a.Timer, a.TimerKind})
 			c.seq++
-			c.q.push(simEvent{at: a.Due.Sub(simEpoch), seq: c.seq, ev: reconnect.Event{Kind: reconnect.EventTimerFired, Timer: a.Timer}})
-		case reconnect.ActionCancelTimer:
+			c.q.push(simEvent{at: a.Due.Sub(simEpoch), seq: c.seq, ev: engine.Event{Kind: engine.EventTimerFired, Timer: a.Timer}})
+		case engine.ActionCancelTimer:
 			for i, t := range c.timers {
 				if t.id == a.Timer {
 					c.timers = append(c.timers[:i], c.timers[i+1:]...)
 					break
 				}
 			}
-		case reconnect.ActionCheckConnectivity:
+		case engine.ActionCheckConnectivity:
 			res.ConnectivityChecks++
-			c.check(reconnect.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up)
-		case reconnect.ActionCheckWebSocket:
+			c.check(engine.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up)
+		case engine.ActionCheckWebSocket:
 			res.WebSocketChecks++
-			c.check(reconnect.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass)
-		case reconnect.ActionStateChange:
-			if a.To == reconnect.Connected {
+			c.check(engine.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass)
+		case engine.ActionStateChange:
+			if a.To == engine.Connected {
 				connected = true
 			}
 		}
@@ -295,7 +296,7 @@ func (c *client) perform(res *Result, ev reconnect.Event) bool {
 }
 
 // open starts a simulated transport and queues how it will end.
-func (c *client) open(res *Result, a reconnect.Action) {
+func (c *client) open(res *Result, a engine.Action) {
 	res.Opened++
 	class := c.p.Fallback
 	if a.Host == c.primary {
@@ -320,18 +321,18 @@ func (c *client) open(res *Result, a reconnect.Action) {
 	switch {
 	case !c.networkUp(c.now):
 		t.fate = fateReject
-		c.push(5*time.Millisecond, reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+		c.push(5*time.Millisecond, engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
 			Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
 	case u < path.Reject:
 		t.fate = fateReject
-		c.push(path.RejectLatency.sample(c.r), reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+		c.push(path.RejectLatency.sample(c.r), engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
 			Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
 	case u < path.Reject+path.Blackhole:
 		t.fate = fateBlackhole
 	default:
 		l := path.Connect.sample(c.r)
-		c.push(l, reconnect.Event{Kind: reconnect.EventTransportViable, Transport: a.Transport})
-		c.push(l+l/4, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: a.Transport})
+		c.push(l, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
+		c.push(l+l/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 	}
 	// Keep the list short: drop transports that are gone.
 	live := c.ts[:0]
@@ -344,18 +345,18 @@ func (c *client) open(res *Result, a reconnect.Action) {
 }
 
 // check queues the answer of a connectivity or websocket check.
-func (c *client) check(kind reconnect.EventKind, ch Check, pUp float64) {
+func (c *client) check(kind engine.EventKind, ch Check, pUp float64) {
 	u := c.r.Float64()
 	if u >= pUp && u < pUp+ch.Hang {
 		return // no answer: the engine's timers decide
 	}
 	lat := ch.Latency.sample(c.r)
 	up := u < pUp && c.networkUp(c.now+lat)
-	c.push(lat, reconnect.Event{Kind: kind, Up: up})
+	c.push(lat, engine.Event{Kind: kind, Up: up})
 }
 
-func (c *client) outcome(p reconnect.Policy) int {
-	if p != reconnect.PolicyWebSocketFirst || c.firstWS == 0 {
+func (c *client) outcome(p engine.Policy) int {
+	if p != engine.PolicyWebSocketFirst || c.firstWS == 0 {
 		return 0
 	}
 	switch {

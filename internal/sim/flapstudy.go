@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The flapping study: long-lived clients on a profile whose websockets die
 // Profile.WebSocketLifetime after they activate (HTTP stays up), to choose
-// the engine's flapping guard (reconnect.FlapGuard) with data. Unlike
+// the engine's flapping guard (engine.FlapGuard) with data. Unlike
 // Simulate, a client here does not stop at CONNECTED: it lives until the
 // horizon, and every drop of its connection is counted. The profile's
 // network flap is not modelled here.
@@ -19,7 +20,7 @@ import (
 // each, from a connect request at 0; Seed makes it reproducible.
 type FlapStudyConfig struct {
 	Profile Profile
-	Engine  reconnect.Config
+	Engine  engine.Config
 	Horizon time.Duration
 	Clients int
 	Seed    uint64
@@ -44,7 +45,7 @@ func FlapStudy(c FlapStudyConfig) FlapSummary {
 	r := rand.New(rand.NewPCG(c.Seed, 0x666c6170))
 	cfg := c.Engine
 	cfg.Source = r
-	e, err := reconnect.NewEngine(cfg)
+	e, err := engine.New(cfg)
 	if err != nil {
 		panic("sim: invalid engine configuration: " + err.Error())
 	}
@@ -77,18 +78,18 @@ type longTransport struct {
 // longClient is one long-lived simulated client.
 type longClient struct {
 	p       Profile
-	e       *reconnect.Engine
+	e       *engine.Engine
 	r       *rand.Rand
 	primary string
 	q       eventQueue
 	seq     uint64
 	now     time.Duration
-	ts      map[reconnect.TransportID]*longTransport
-	timers  map[reconnect.TimerID]bool
-	acts    []reconnect.Action
+	ts      map[engine.TransportID]*longTransport
+	timers  map[engine.TimerID]bool
+	acts    []engine.Action
 }
 
-func (l *longClient) push(after time.Duration, ev reconnect.Event) {
+func (l *longClient) push(after time.Duration, ev engine.Event) {
 	l.seq++
 	l.q.push(simEvent{at: l.now + after, seq: l.seq, ev: ev})
 }
@@ -97,10 +98,10 @@ func (l *longClient) push(after time.Duration, ev reconnect.Event) {
 // CONNECTED and its time CONNECTED on a websocket.
 func (l *longClient) run(horizon time.Duration) (drops int, connected, onWS time.Duration) {
 	l.q, l.seq, l.now = l.q[:0], 0, 0
-	l.ts, l.timers = map[reconnect.TransportID]*longTransport{}, map[reconnect.TimerID]bool{}
+	l.ts, l.timers = map[engine.TransportID]*longTransport{}, map[engine.TimerID]bool{}
 	var activeKind reconnect.Transport
 	isConnected := false
-	l.push(0, reconnect.Event{Kind: reconnect.EventConnect})
+	l.push(0, engine.Event{Kind: engine.EventConnect})
 	for len(l.q) > 0 {
 		it := l.q.pop()
 		at := min(it.at, horizon)
@@ -116,51 +117,51 @@ func (l *longClient) run(horizon time.Duration) (drops int, connected, onWS time
 		l.now = it.at
 		ev := it.ev
 		switch ev.Kind {
-		case reconnect.EventTimerFired:
+		case engine.EventTimerFired:
 			if !l.timers[ev.Timer] {
 				continue
 			}
 			delete(l.timers, ev.Timer)
-		case reconnect.EventTransportViable, reconnect.EventTransportConnected, reconnect.EventTransportFailed, reconnect.EventTransportClosed:
+		case engine.EventTransportViable, engine.EventTransportConnected, engine.EventTransportFailed, engine.EventTransportClosed:
 			t := l.ts[ev.Transport]
 			if t == nil || !t.live {
 				continue
 			}
-			if ev.Kind == reconnect.EventTransportClosed && t.active {
+			if ev.Kind == engine.EventTransportClosed && t.active {
 				drops++
 			}
 		}
 		l.acts = l.e.Step(simEpoch.Add(l.now), ev, l.acts[:0])
 		for _, a := range l.acts {
 			switch a.Kind {
-			case reconnect.ActionOpenTransport:
+			case engine.ActionOpenTransport:
 				l.open(a)
-			case reconnect.ActionDisposeTransport:
+			case engine.ActionDisposeTransport:
 				if t := l.ts[a.Transport]; t != nil {
 					if t.active {
 						activeKind = reconnect.NoTransport
 					}
 					delete(l.ts, a.Transport)
 				}
-			case reconnect.ActionActivateTransport:
+			case engine.ActionActivateTransport:
 				if t := l.ts[a.Transport]; t != nil {
 					t.active, activeKind = true, t.kind
 					if t.kind == reconnect.WebSocket && l.p.WebSocketLifetime != nil {
-						l.push(l.p.WebSocketLifetime.sample(l.r), reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: a.Transport})
+						l.push(l.p.WebSocketLifetime.sample(l.r), engine.Event{Kind: engine.EventTransportClosed, Transport: a.Transport})
 					}
 				}
-			case reconnect.ActionStartTimer:
+			case engine.ActionStartTimer:
 				l.timers[a.Timer] = true
 				l.seq++
-				l.q.push(simEvent{at: a.Due.Sub(simEpoch), seq: l.seq, ev: reconnect.Event{Kind: reconnect.EventTimerFired, Timer: a.Timer}})
-			case reconnect.ActionCancelTimer:
+				l.q.push(simEvent{at: a.Due.Sub(simEpoch), seq: l.seq, ev: engine.Event{Kind: engine.EventTimerFired, Timer: a.Timer}})
+			case engine.ActionCancelTimer:
 				delete(l.timers, a.Timer)
-			case reconnect.ActionCheckConnectivity:
-				l.check(reconnect.EventConnectivity, l.p.Connectivity, l.p.Connectivity.Up)
-			case reconnect.ActionCheckWebSocket:
-				l.check(reconnect.EventWebSocketCheck, l.p.WebSocketCheck, l.p.WebSocketCheck.Pass)
-			case reconnect.ActionStateChange:
-				isConnected = a.To == reconnect.Connected
+			case engine.ActionCheckConnectivity:
+				l.check(engine.EventConnectivity, l.p.Connectivity, l.p.Connectivity.Up)
+			case engine.ActionCheckWebSocket:
+				l.check(engine.EventWebSocketCheck, l.p.WebSocketCheck, l.p.WebSocketCheck.Pass)
+			case engine.ActionStateChange:
+				isConnected = a.To == engine.Connected
 			}
 		}
 	}
@@ -169,7 +170,7 @@ func (l *longClient) run(horizon time.Duration) (drops int, connected, onWS time
 
 // open starts a transport and queues how its attempt ends, as Simulate
 // does.
-func (l *longClient) open(a reconnect.Action) {
+func (l *longClient) open(a engine.Action) {
 	class := l.p.Fallback
 	if a.Host == l.primary {
 		class = l.p.Primary
@@ -182,21 +183,21 @@ func (l *longClient) open(a reconnect.Action) {
 	u := l.r.Float64()
 	switch {
 	case u < path.Reject:
-		l.push(path.RejectLatency.sample(l.r), reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+		l.push(path.RejectLatency.sample(l.r), engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
 			Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
 	case u < path.Reject+path.Blackhole:
 	default:
 		d := path.Connect.sample(l.r)
-		l.push(d, reconnect.Event{Kind: reconnect.EventTransportViable, Transport: a.Transport})
-		l.push(d+d/4, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: a.Transport})
+		l.push(d, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
+		l.push(d+d/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 	}
 }
 
 // check queues a check's answer, as Simulate does.
-func (l *longClient) check(kind reconnect.EventKind, ch Check, pUp float64) {
+func (l *longClient) check(kind engine.EventKind, ch Check, pUp float64) {
 	u := l.r.Float64()
 	if u >= pUp && u < pUp+ch.Hang {
 		return
 	}
-	l.push(ch.Latency.sample(l.r), reconnect.Event{Kind: kind, Up: u < pUp})
+	l.push(ch.Latency.sample(l.r), engine.Event{Kind: kind, Up: u < pUp})
 }

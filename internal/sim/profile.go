@@ -1,5 +1,5 @@
 // Package sim is a deterministic discrete-event simulator of reconnecting
-// clients. Each simulated client is a real reconnect.Engine whose actions
+// clients. Each simulated client is a real engine.Engine whose actions
 // are performed against a simulated network described by a Profile; time is
 // simulated, nothing sleeps, and no goroutine runs per client. The same seed
 // gives byte-identical results.

@@ -3,14 +3,14 @@ package sim
 import (
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // simEvent is one entry of a client's event queue.
 type simEvent struct {
 	at  time.Duration
 	seq uint64
-	ev  reconnect.Event
+	ev  engine.Event
 	// flap marks the network's own up/down transitions.
 	flap bool
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 func TestBuiltinProfilesParseAndAreComplete(t *testing.T) {
@@ -28,7 +29,7 @@ func TestZeroLatencyConnectsByWebSocketAtZero(t *testing.T) {
 	p := Profile{Name: "instant", Connectivity: Check{Up: 1}, WebSocketCheck: Check{Pass: 1}}
 	r := rand.New(rand.NewPCG(1, 1))
 	for range 100 {
-		res := Simulate(p, reconnect.DefaultConfig(), time.Minute, r)
+		res := Simulate(p, engine.DefaultConfig(), time.Minute, r)
 		if !res.Connected || res.TimeToConnect != 0 || res.Outcome != 1 || res.Opened != 1 || res.HTTPOpened != 0 {
 			t.Fatalf("%+v", res)
 		}
@@ -41,10 +42,10 @@ func TestBlackholedWebSocketDelaysHTTPByExactlyTheShortCircuit(t *testing.T) {
 	p := Profile{Name: "bh", Primary: HostClass{WebSocket: Path{Blackhole: 1}, HTTP: Path{Connect: Dist{MedianMs: 100}}},
 		Connectivity: Check{Up: 1}}
 	for _, sc := range []time.Duration{250 * time.Millisecond, 2 * time.Second, 7 * time.Second} {
-		cfg := reconnect.DefaultConfig()
+		cfg := engine.DefaultConfig()
 		cfg.ShortCircuit = sc
 		wsFirst := Simulate(p, cfg, time.Minute, rand.New(rand.NewPCG(2, 2)))
-		cfg.Policy = reconnect.PolicyHTTPFirst
+		cfg.Policy = engine.PolicyHTTPFirst
 		httpFirst := Simulate(p, cfg, time.Minute, rand.New(rand.NewPCG(2, 2)))
 		if d := wsFirst.TimeToConnect - httpFirst.TimeToConnect; d != sc || wsFirst.Outcome != 5 {
 			t.Fatalf("short circuit %v: websocket-first %v, http-first %v (difference %v), outcome %d",
@@ -56,8 +57,8 @@ func TestBlackholedWebSocketDelaysHTTPByExactlyTheShortCircuit(t *testing.T) {
 func TestSweepIsDeterministic(t *testing.T) {
 	run := func() []Cell {
 		cells, err := Sweep(SweepConfig{Profiles: Builtin()[:3], Timeouts: []time.Duration{time.Second, 2 * time.Second},
-			Policies: []reconnect.Policy{reconnect.PolicyWebSocketFirst, reconnect.PolicyWebSocketCheck},
-			Clients:  200, Horizon: time.Minute, Seed: 9, Base: reconnect.DefaultConfig()})
+			Policies: []engine.Policy{engine.PolicyWebSocketFirst, engine.PolicyWebSocketCheck},
+			Clients:  200, Horizon: time.Minute, Seed: 9, Base: engine.DefaultConfig()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func TestSweepIsDeterministic(t *testing.T) {
 
 func TestOutcomeSharesAddUpAndProxiesGiveTheirOutcome(t *testing.T) {
 	cells, err := Sweep(SweepConfig{Profiles: Builtin(), Timeouts: []time.Duration{2 * time.Second},
-		Policies: []reconnect.Policy{reconnect.PolicyWebSocketFirst}, Clients: 300, Horizon: 5 * time.Minute, Seed: 3, Base: reconnect.DefaultConfig()})
+		Policies: []engine.Policy{engine.PolicyWebSocketFirst}, Clients: 300, Horizon: 5 * time.Minute, Seed: 3, Base: engine.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func stormMatchesEngines(t *testing.T, sc StormConfig) {
 // downtime ends. It returns the attempt times, rounded down to the storm's
 // millisecond slots as the storm rounds them.
 func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration {
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.Transports = reconnect.Availability{WebSocket: true}
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	cfg.Source = &StormSource{Seed: sc.Seed, ID: id}
@@ -241,18 +242,18 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 		cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = sc.Safe.Window, sc.Safe.RetrySpread, sc.Safe.SuspendedSpread
 		cfg.ImmediateShare = sc.Safe.ImmediateShare
 	}
-	e, err := reconnect.NewEngine(cfg)
+	e, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t0 := simEpoch
-	var out []reconnect.Action
+	var out []engine.Action
 	var q eventQueue
 	var seq uint64
-	push := func(at time.Duration, ev reconnect.Event) { seq++; q.push(simEvent{at: at, seq: seq, ev: ev}) }
-	out = e.Step(t0.Add(-time.Second), reconnect.Event{Kind: reconnect.EventConnect}, out[:0])
-	out = e.Step(t0.Add(-time.Second), reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: 1}, out[:0])
-	push(0, reconnect.Event{Kind: reconnect.EventTransportClosed, Transport: 1})
+	push := func(at time.Duration, ev engine.Event) { seq++; q.push(simEvent{at: at, seq: seq, ev: ev}) }
+	out = e.Step(t0.Add(-time.Second), engine.Event{Kind: engine.EventConnect}, out[:0])
+	out = e.Step(t0.Add(-time.Second), engine.Event{Kind: engine.EventTransportConnected, Transport: 1}, out[:0])
+	push(0, engine.Event{Kind: engine.EventTransportClosed, Transport: 1})
 	var times []time.Duration
 	slot := time.Duration(0) // the storm's slot clock: attempt times are whole milliseconds
 	for len(q) > 0 {
@@ -260,28 +261,28 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 		out = e.Step(t0.Add(it.at), it.ev, out[:0])
 		for _, a := range out {
 			switch a.Kind {
-			case reconnect.ActionOpenTransport:
+			case engine.ActionOpenTransport:
 				slot = it.at.Truncate(time.Millisecond)
 				times = append(times, slot)
 				if it.at < sc.Downtime {
-					push(it.at, reconnect.Event{Kind: reconnect.EventTransportFailed, Transport: a.Transport,
+					push(it.at, engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
 						Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
 				} else {
-					push(it.at, reconnect.Event{Kind: reconnect.EventTransportConnected, Transport: a.Transport})
+					push(it.at, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 				}
-			case reconnect.ActionStartTimer:
-				if a.TimerKind == reconnect.TimerRetry || a.TimerKind == reconnect.TimerStateTTL {
+			case engine.ActionStartTimer:
+				if a.TimerKind == engine.TimerRetry || a.TimerKind == engine.TimerStateTTL {
 					// The storm works in whole milliseconds: a retry is due
 					// the whole number of milliseconds after its slot.
 					due := a.Due.Sub(t0)
-					if a.TimerKind == reconnect.TimerRetry && it.ev.Kind == reconnect.EventTransportFailed {
+					if a.TimerKind == engine.TimerRetry && it.ev.Kind == engine.EventTransportFailed {
 						due = slot + max((due-it.at)/time.Millisecond, 1)*time.Millisecond
 					}
-					push(due, reconnect.Event{Kind: reconnect.EventTimerFired, Timer: a.Timer})
+					push(due, engine.Event{Kind: engine.EventTimerFired, Timer: a.Timer})
 				}
 			}
 		}
-		if e.State() == reconnect.Connected || it.at > sc.Horizon {
+		if e.State() == engine.Connected || it.at > sc.Horizon {
 			break
 		}
 	}
@@ -326,8 +327,8 @@ func TestMergeReplacesABuiltinOnlyWhenAsked(t *testing.T) {
 // is the one of least weighed cost.
 func TestRecommendAndBestByProfileMatchADirectScan(t *testing.T) {
 	cells, err := Sweep(SweepConfig{Profiles: Builtin()[:3], Timeouts: []time.Duration{250 * time.Millisecond, time.Second, 4 * time.Second},
-		Policies: []reconnect.Policy{reconnect.PolicyWebSocketFirst, reconnect.PolicyHTTPFirst}, Clients: 60, Horizon: time.Minute, Seed: 3,
-		Base: reconnect.DefaultConfig()})
+		Policies: []engine.Policy{engine.PolicyWebSocketFirst, engine.PolicyHTTPFirst}, Clients: 60, Horizon: time.Minute, Seed: 3,
+		Base: engine.DefaultConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func FuzzParseProfiles(f *testing.F) {
 		}
 		// A profile that parses must simulate without trouble.
 		for _, p := range ps[:min(len(ps), 2)] {
-			Simulate(p, reconnect.DefaultConfig(), time.Minute, rand.New(rand.NewPCG(1, 1)))
+			Simulate(p, engine.DefaultConfig(), time.Minute, rand.New(rand.NewPCG(1, 1)))
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Each strategy's delays at chosen points, worked out by hand from the
@@ -189,7 +190,7 @@ func TestStormRejectsTooManyBuckets(t *testing.T) {
 func TestDropOnAHealthyNetworkCostsHalfTheWindowAtTheMedian(t *testing.T) {
 	healthy := Builtin()[0]
 	median := func(w time.Duration) time.Duration {
-		cfg := reconnect.DefaultConfig()
+		cfg := engine.DefaultConfig()
 		cfg.ReconnectWindow = w
 		r := rand.New(rand.NewPCG(1, 2))
 		var ts []time.Duration

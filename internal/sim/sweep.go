@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // SweepConfig says what Sweep simulates: every profile under every policy,
@@ -17,13 +18,13 @@ import (
 type SweepConfig struct {
 	Profiles []Profile
 	Timeouts []time.Duration
-	Policies []reconnect.Policy
+	Policies []engine.Policy
 	Clients  int
 	Horizon  time.Duration
 	Seed     uint64
 	// Base is the engine configuration the cells start from (its Policy,
 	// ShortCircuit and Source are set per cell).
-	Base reconnect.Config
+	Base engine.Config
 	// MaxSteps, if positive, bounds the engine steps of the whole sweep.
 	MaxSteps int64
 	// Progress, if set, is called every few hundred clients with the
@@ -66,7 +67,7 @@ var ErrSweepBudget = errors.New("sweep: step budget exceeded")
 // plan is one cell to simulate.
 type plan struct {
 	p      Profile
-	policy reconnect.Policy
+	policy engine.Policy
 	sc     time.Duration
 }
 
@@ -76,7 +77,7 @@ func (sc SweepConfig) plans() []plan {
 	var plans []plan
 	for _, p := range sc.Profiles {
 		for _, pol := range sc.Policies {
-			if pol == reconnect.PolicyWebSocketFirst {
+			if pol == engine.PolicyWebSocketFirst {
 				for _, t := range sc.Timeouts {
 					plans = append(plans, plan{p, pol, t})
 				}
@@ -89,7 +90,7 @@ func (sc SweepConfig) plans() []plan {
 }
 
 // config is the engine configuration of plan pl.
-func (sc SweepConfig) config(pl plan) (reconnect.Config, error) {
+func (sc SweepConfig) config(pl plan) (engine.Config, error) {
 	cfg := sc.Base
 	cfg.Policy = pl.policy
 	cfg.ShortCircuit = pl.sc
@@ -154,7 +155,7 @@ func EstimateSteps(sc SweepConfig, pilot int) (int64, error) {
 	return int64(perClient * float64(len(plans)) * float64(sc.Clients)), nil
 }
 
-func runCell(p Profile, cfg reconnect.Config, shortCircuit time.Duration, clients int, horizon time.Duration, r *rand.Rand, progress func(done int)) Cell {
+func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients int, horizon time.Duration, r *rand.Rand, progress func(done int)) Cell {
 	c := Cell{Profile: p.Name, Policy: cfg.Policy.String(), ShortCircuit: shortCircuit, Clients: clients}
 	times := make([]time.Duration, 0, clients)
 	var sum time.Duration
@@ -258,7 +259,7 @@ func Recommend(cells []Cell, mix map[string]float64, cost Cost) (Recommendation,
 	index := map[key]int{}
 	var timeouts []time.Duration
 	for i, c := range cells {
-		if c.Policy != reconnect.PolicyWebSocketFirst.String() {
+		if c.Policy != engine.PolicyWebSocketFirst.String() {
 			continue
 		}
 		if _, ok := index[key{"", c.ShortCircuit}]; !ok {
@@ -310,7 +311,7 @@ func BestByProfile(cells []Cell, cost Cost) map[string]time.Duration {
 	}
 	bests := map[string]best{}
 	for _, c := range cells {
-		if c.Policy != reconnect.PolicyWebSocketFirst.String() {
+		if c.Policy != engine.PolicyWebSocketFirst.String() {
 			continue
 		}
 		v := cost.Of(c)

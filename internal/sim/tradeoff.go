@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // The storm-safe option's aims, on a storm: peak attempts per second at
@@ -99,7 +99,7 @@ func dropMedian(o SafeOptions, n int, seed uint64) time.Duration {
 	if n <= 0 {
 		return 0
 	}
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.ReconnectWindow, cfg.ImmediateShare = o.Window, o.ImmediateShare
 	cl := newClient(cfg, rand.New(rand.NewPCG(seed, 99)))
 	ts := make([]time.Duration, 0, n)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/lab"
 )
 
@@ -56,7 +57,7 @@ func compare(args []string, out io.Writer) error {
 		}
 		ps = keep
 	}
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "short circuit %v, %d clients per profile and side, horizon %v, lab connect requests spread over %v\n\n",
 		*shortCircuit, *clients, *horizon, *spread)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/lab"
 	"github.com/reconnect-go/reconnect/runner"
 )
@@ -95,7 +96,7 @@ func demo(args []string, out io.Writer) error {
 	if err := pf.Apply(s); err != nil {
 		return err
 	}
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
 		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
@@ -168,9 +169,9 @@ func (t *timeline) wire(e lab.ServerEvent) {
 func formatChange(at time.Duration, i int, c runner.StateChange) string {
 	line := fmt.Sprintf("%9.3fs  client %-4d %-12s → %-12s", at.Seconds(), i+1, c.From, c.To)
 	var detail []string
-	if c.To == reconnect.Connected {
+	if c.To == engine.Connected {
 		detail = append(detail, c.Transport.String(), c.Host)
-	} else if c.Reason != reconnect.ReasonNone {
+	} else if c.Reason != engine.ReasonNone {
 		detail = append(detail, c.Reason.String())
 	}
 	if c.Failure.Kind != reconnect.FailureNone {

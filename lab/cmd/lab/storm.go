@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/lab"
 )
 
@@ -34,7 +34,7 @@ func storm(args []string, out io.Writer) error {
 		return errors.New("want 1 ≤ -clients ≤ 20000, -downtime and -capacity not negative, positive -horizon and -row, 0 < -scale ≤ 1")
 	}
 	sc := func(d time.Duration) time.Duration { return time.Duration(float64(d) * *scale) }
-	cfg := reconnect.DefaultConfig()
+	cfg := engine.DefaultConfig()
 	t := &cfg.Timeouts
 	for _, d := range []*time.Duration{&t.DisconnectedRetry, &t.SuspendedRetry, &t.ConnectionStateTTL, &t.RealtimeRequest, &t.HTTPRequest} {
 		*d = sc(*d)

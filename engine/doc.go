@@ -1,0 +1,69 @@
+// Package engine is the sans-IO connection state machine of a realtime
+// client, for SDK authors who run their own event loop (a Go SDK that wants
+// the loop written for it uses package runner, which wraps this one). It
+// composes the pure decisions of package reconnect — RTB1 retry delays, the
+// websocket-first transport choice with its setTransportPending table, the
+// host fallback flow with its connectivity check — into one Engine per
+// connection.
+//
+// The SDK feeds Step an Event with the time it happened and performs the
+// Actions it returns: open or dispose a transport, activate one, start or
+// cancel a timer, check connectivity, report a state change. The engine
+// performs no IO, reads no clock, starts no goroutine and draws randomness
+// only from Config.Source.
+//
+//	e, err := engine.New(engine.DefaultConfig()) // Ably's hosts; set Config.Endpoint for your own
+//	if err != nil { … }                           // a *reconnect.FieldError naming the field
+//	out := e.Step(now, engine.Event{Kind: engine.EventConnect}, nil)
+//	// out: open a websocket on the primary host, start its connect timer
+//	// and the short-circuit timer, report CONNECTING.
+//
+// DefaultConfig targets Ably's production hosts (main.realtime.ably.net and
+// its fallbacks); set Config.Endpoint (a reconnect.EndpointOptions) to use
+// your own.
+//
+// # Spec points
+//
+//	RTN11  connect; RTN11c connect now from DISCONNECTED/SUSPENDED   EventConnect
+//	RTN12  close, CLOSING → CLOSED                                  EventClose
+//	RTN14c realtimeRequestTimeout per transport                     TimerConnect
+//	RTN14d DISCONNECTED with retryIn from RTB1                      ActionStateChange, Action.RetryIn
+//	RTN14e SUSPENDED after connectionStateTtl, flat retries         TimerStateTTL, TimerRetry
+//	RTN15a immediate reconnect after a drop, one a second           ReasonReconnect
+//	RTN17  host fallback with the connectivity check                ActionCheckConnectivity, EventConnectivity
+//	RTN17f1 DISCONNECTED 500–504 while connected: a fallback host   ActionCheckConnectivity, then ActionOpenTransport
+//	RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
+//	RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError
+//	liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
+//	ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
+//	the transport preference (spec §4)                              Config.Preference, Engine.Preference
+//	storm-safe options (opt-in; docs/storm-safe-reconnect.md)       Config.ReconnectWindow, ImmediateShare, RetrySpread, SuspendedSpread
+//
+// The whole machine, row by row: docs/engine.md.
+//
+// # Decisions
+//
+//   - Every state change carries the failure that caused it (the zero
+//     reconnect.Failure, FailureNone, for none); LastError is the failure
+//     of the last state change that carried one, cleared on CONNECTED.
+//   - The retry count resets on entering CONNECTED and on entering
+//     SUSPENDED; the immediate reconnect after an unexpected drop does not
+//     consume a retry number.
+//
+// # Concurrency
+//
+// An Engine holds the state of one connection and is not safe for
+// concurrent use: one per connection, on one goroutine or under the
+// caller's lock, like a raft node.
+//
+// One Config value may serve any number of engines on any goroutines (New
+// copies it and resolves its own hosts, so later writes to
+// Config.Endpoint.FallbackHosts change no engine), and Event and Action
+// values are plain data. The one shared thing an engine calls is
+// Config.Source, from Step: shared by engines on several goroutines it must
+// be safe for concurrent use. A nil Source (reconnect.DefaultSource) is; a
+// single *rand.Rand shared that way is a data race. Give each engine its
+// own generator (for a reproducible fleet, rand.New(rand.NewPCG(seed,
+// uint64(i))) for engine i), or wrap one in a mutex. Engine.Hosts returns a
+// copy.
+package engine

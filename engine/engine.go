@@ -1,0 +1,329 @@
+package engine
+
+// The Engine: its state, Step (the event dispatch), the user's requests,
+// the OS network events and the state-change record.
+
+import (
+	"slices"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+// checkPurpose is why a connectivity check is in flight.
+type checkPurpose uint8
+
+const (
+	checkNone     checkPurpose = iota
+	checkFallback              // before the next fallback host (RTN17j)
+	checkForced                // before an attempt that starts on a fallback host (RTN17f1)
+)
+
+// wsCheckState is the state of PolicyWebSocketCheck's websocket check.
+type wsCheckState uint8
+
+const (
+	wsCheckNone wsCheckState = iota
+	wsCheckPending
+	wsCheckPassed
+	wsCheckFailed
+)
+
+// immediateReconnectGap is the least time between two immediate
+// reconnects after unexpected drops (RTN15a; one a second).
+const immediateReconnectGap = time.Second
+
+// Engine is the sans-IO connection state machine: it composes the RTB1
+// retry delays, the websocket-first transport choice with its
+// setTransportPending table, and the host fallback flow with its
+// connectivity check. The SDK feeds it events with the time they happened
+// and performs the actions it returns; the engine performs no IO, reads no
+// clock, starts no goroutine and draws randomness only from Config.Source.
+//
+// An Engine is not safe for concurrent use: it belongs to the SDK's
+// connection goroutine (or is guarded by its lock), like a raft node.
+//
+// Bad events never corrupt its state: an event for an unknown or finished
+// transport or timer, a duplicate, a transport that reports connected
+// without being viable first (treated as viable, then connected), a late
+// connectivity answer, or a time earlier than the last one seen (treated as
+// the last one) is ignored or answered as documented on Step.
+type Engine struct {
+	cfg   Config
+	hosts reconnect.Hosts
+	order []string // this attempt's host order, drawn when the first fallback is needed
+	src   reconnect.Source
+
+	state         State
+	now           time.Time
+	retries       int               // attempt number of the last DISCONNECTED retry since the last reset
+	lastErr       reconnect.Failure // what LastError returns
+	stateErr      reconnect.Failure // the failure the change into the current state carried
+	everConnected bool
+	ttlExpired    bool // connectionStateTtl passed since the connection was last up
+	lastReconnect time.Time
+	hadReconnect  bool
+	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
+
+	flap       flapState
+	transports [maxTransports]transportSlot
+	// singles holds the live timer of each kind but TimerConnect, whose
+	// timers live in their transport's slot: at most one of each.
+	singles   [numTimerKinds]TimerID
+	lastTport TransportID
+	lastTimer TimerID
+
+	// The current attempt.
+	attemptErr  reconnect.Failure   // the last failure of one of its transports
+	flow        reconnect.Transport // the transport that walks the hosts
+	flowStarted bool
+	flowHost    int // index into the host order of the flow's current host
+	// flowDisplaced: the flow's transport turned viable and was closed for
+	// a websocket (rules 1, 2); nothing of the flow is in flight.
+	flowDisplaced bool
+	check         checkPurpose
+	wsCheck       wsCheckState
+	// slowFirst: PolicyWebSocketCheck's slow connectivity check (in flight
+	// while TimerSlowCheck runs) was asked for before the fallback check
+	// in flight, so the next answer is its.
+	slowFirst bool
+	// firstHost is the host-order index the attempt's first transports
+	// open on: 0, or 1 after a server-directed fallback (RTN17f1).
+	firstHost int
+
+	// Across attempts: the transport preference, the transport the current
+	// attempt started on because of it, whether the websocket check in
+	// flight is its background check, and a fallback host forced for the next
+	// attempt (RTN17f1).
+	pref          reconnect.Preference
+	prefStart     reconnect.Transport
+	prefCheck     bool
+	forceFallback bool
+}
+
+// New returns an engine in state INITIALIZED, or the *FieldError of
+// Config.Validate.
+func New(c Config) (*Engine, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	h, _ := reconnect.ResolveHosts(c.Endpoint)
+	if c.ShortCircuit == 0 {
+		c.ShortCircuit = reconnect.DefaultShortCircuit
+	}
+	if c.SlowTimeout == 0 {
+		c.SlowTimeout = DefaultSlowTimeout
+	}
+	if c.GiveUpTimeout == 0 {
+		c.GiveUpTimeout = DefaultGiveUpTimeout
+	}
+	c.Flap = c.Flap.withDefaults()
+	src := c.Source
+	if src == nil {
+		src = reconnect.DefaultSource()
+	}
+	e := &Engine{cfg: c, hosts: h, src: src, pref: c.Preference}
+	e.order = make([]string, 0, 1+len(h.Fallbacks))
+	return e, nil
+}
+
+// Reset returns the engine to INITIALIZED as New made it, with the
+// same configuration, hosts and source, forgetting every transport, timer
+// and count: it is how a simulator or a connection pool reuses one engine
+// without allocating. The IDs of new transports and timers start again at
+// 1, so the SDK must drop every transport and timer of the old life first.
+func (e *Engine) Reset() {
+	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, order: e.order[:0], pref: e.cfg.Preference}
+}
+
+// Preference returns the transport preference as it stands: what to
+// persist (Preference.MarshalText) and give to the next engine in
+// Config.Preference. It changes only under PolicyWebSocketCheck or with
+// Config.RememberTransport.
+func (e *Engine) Preference() reconnect.Preference { return e.pref }
+
+// State returns the connection state.
+func (e *Engine) State() State { return e.state }
+
+// RetryCount returns the attempt number n of the last RTB1 retry: 0 after
+// CONNECTED or SUSPENDED (which reset it), then 1, 2, … for each entry into
+// DISCONNECTED. The immediate reconnect after a drop does not count, nor
+// does the windowed one of Config.ReconnectWindow.
+func (e *Engine) RetryCount() int { return e.retries }
+
+// LastError returns the failure carried by the most recent state change
+// that carried one, like Connection.errorReason (RTN25): the zero Failure
+// once CONNECTED (which carries none, and clears it as the reference
+// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
+// FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
+// leave it as it was. Each ActionStateChange's own Failure is the error of
+// that change; prefer it when reporting a state change.
+func (e *Engine) LastError() reconnect.Failure { return e.lastErr }
+
+// Hosts returns the primary and fallback hosts the engine uses. The
+// Fallbacks slice is a copy (it allocates): changing it changes nothing in
+// the engine.
+func (e *Engine) Hosts() reconnect.Hosts {
+	return reconnect.Hosts{Primary: e.hosts.Primary, Fallbacks: slices.Clone(e.hosts.Fallbacks)}
+}
+
+// Step feeds one event that happened at now and appends the actions to
+// perform, in order, to out, returning the extended slice. With room in out
+// it allocates nothing.
+//
+// What each event does, by state:
+//
+//   - EventConnect: from INITIALIZED, CLOSED or FAILED starts afresh; from
+//     DISCONNECTED or SUSPENDED connects now (RTN11c); otherwise ignored.
+//   - EventClose: from CONNECTED goes CLOSING (until the transport closes
+//     or realtimeRequestTimeout passes); from any other live state goes
+//     CLOSED at once; CLOSING, CLOSED and FAILED ignore it.
+//   - Transport events for a transport the engine does not know, or no
+//     longer tracks, are ignored; so are duplicates.
+//   - EventTimerFired for a timer that was cancelled, already fired or
+//     never started is ignored.
+//   - EventConnectivity without a check in flight is ignored, as is
+//     EventWebSocketCheck without a websocket check in flight; with two
+//     connectivity checks in flight (PolicyWebSocketCheck) an answer is
+//     the older check's.
+//   - EventNetworkDown drops a connected or connecting connection to
+//     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
+//     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
+//   - EventFatal goes FAILED from any state but CLOSED and FAILED.
+func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
+	if now.Before(e.now) {
+		now = e.now
+	}
+	e.now = now
+	switch ev.Kind {
+	case EventConnect:
+		return e.onConnect(out)
+	case EventClose:
+		return e.onClose(out)
+	case EventTransportViable:
+		if s := e.slot(ev.Transport); s != nil && s.status == slotOpening {
+			return e.onViable(out, s)
+		}
+	case EventTransportConnected:
+		if s := e.slot(ev.Transport); s != nil {
+			if s.status == slotOpening {
+				out = e.onViable(out, s)
+			}
+			if s.status == slotPending && s.id == ev.Transport {
+				return e.activate(out, s)
+			}
+		}
+	case EventTransportFailed, EventTransportClosed:
+		if s := e.slot(ev.Transport); s != nil {
+			return e.onTransportLost(out, s, ev.Failure)
+		}
+	case EventTimerFired:
+		return e.onTimer(out, ev.Timer)
+	case EventConnectivity:
+		if e.hasTimer(TimerSlowCheck) && (e.check == checkNone || e.slowFirst) {
+			return e.onSlowCheck(out, ev.Up)
+		}
+		if e.check != checkNone {
+			out = e.cancelTimers(out, TimerConnectivityCheck)
+			return e.onConnectivity(out, ev.Up)
+		}
+	case EventWebSocketCheck:
+		if e.wsCheck == wsCheckPending {
+			return e.onWebSocketCheck(out, ev.Up)
+		}
+	case EventNetworkUp:
+		return e.onNetworkUp(out)
+	case EventNetworkDown:
+		return e.onNetworkDown(out)
+	case EventFatal:
+		if e.state != Closed && e.state != Failed {
+			out = e.stopAll(out)
+			return e.setState(out, Failed, ReasonFatal, 0, ev.Failure)
+		}
+	}
+	return out
+}
+
+func (e *Engine) onConnect(out []Action) []Action {
+	switch e.state {
+	case Initialized, Closed, Failed:
+		// A fresh connection: nothing to resume (RTN11).
+		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, reconnect.Failure{}, false
+		e.forceFallback = false // a server's RTN17f1 redirect was for the old connection
+		out = e.startAttempt(out, ReasonConnectRequested)
+		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+	case Disconnected, Suspended:
+		out = e.cancelTimers(out, TimerRetry)
+		return e.startAttempt(out, ReasonConnectRequested)
+	}
+	return out
+}
+
+func (e *Engine) onClose(out []Action) []Action {
+	switch e.state {
+	case Connected:
+		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
+		out = e.cancelTimers(out, attemptTimers...)
+		out = e.cancelTimers(out, TimerFlapHold) // no upgrade for a closing connection
+		e.check = checkNone
+		out = e.setState(out, Closing, ReasonCloseRequested, 0, reconnect.Failure{})
+		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
+	case Initialized, Connecting, Disconnected, Suspended:
+		out = e.stopAll(out)
+		return e.setState(out, Closed, ReasonCloseRequested, 0, reconnect.Failure{})
+	}
+	return out
+}
+
+func (e *Engine) onNetworkUp(out []Action) []Action {
+	switch e.state {
+	case Disconnected, Suspended:
+		out = e.cancelTimers(out, TimerRetry)
+		return e.startAttempt(out, ReasonNetworkUp)
+	case Connecting:
+		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+		out = e.cancelTimers(out, attemptTimers...)
+		return e.startAttempt(out, ReasonNetworkUp)
+	}
+	return out
+}
+
+func (e *Engine) onNetworkDown(out []Action) []Action {
+	if e.state != Connected && e.state != Connecting {
+		return out
+	}
+	wasConnected := e.state == Connected
+	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+	out = e.cancelTimers(out, attemptTimers...)
+	e.check = checkNone
+	// The OS says the network is gone: no route to any host.
+	out = e.enterDisconnected(out, ReasonNetworkDown, reconnect.Failure{Kind: reconnect.FailureUnreachable})
+	if wasConnected {
+		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+	}
+	return out
+}
+
+// setState moves to state to for reason, announcing retryIn and carrying
+// failure f (the zero Failure for none; FailureNone counts as none).
+func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Duration, f reconnect.Failure) []Action {
+	from := e.state
+	if f.Kind == reconnect.FailureNone {
+		f = reconnect.Failure{}
+	}
+	if f.Kind != reconnect.FailureNone || to == Connected {
+		e.lastErr = f
+	}
+	e.state, e.stateErr = to, f
+	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn, Failure: f})
+}
+
+// stopAll disposes every transport and cancels every timer.
+func (e *Engine) stopAll(out []Action) []Action {
+	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+	for k := range e.singles {
+		out = e.cancelKind(out, TimerKind(k))
+	}
+	e.check = checkNone
+	return out
+}

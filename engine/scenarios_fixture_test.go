@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"testing"
+)
+
+type scenariosFile struct {
+	Comment       string            `json:"_comment"`
+	Spec          string            `json:"spec"`
+	FormatVersion int               `json:"formatVersion"`
+	Units         map[string]string `json:"units"`
+	Defaults      map[string]any    `json:"defaults"`
+	Grammar       map[string]string `json:"grammar"`
+	Decisions     []string          `json:"decisions"`
+	Items         []scenario        `json:"items"`
+}
+
+func buildScenariosFixture() scenariosFile {
+	return scenariosFile{
+		Comment: "The engine end to end: each scenario is a configuration, pinned random draws, and a timeline of events with the exact " +
+			"actions the spec requires. Written by hand from the spec (scenarios_test.go); go test -run Fixture -update writes this file. Do not edit by hand.",
+		Spec:          "engine",
+		FormatVersion: 1,
+		Units:         map[string]string{"time": "milliseconds from the scenario's start, as JSON integers"},
+		Defaults: map[string]any{
+			"endpoint": "", "webSocket": true, "http": true, "policy": "websocket-first", "shortCircuitMs": 2000,
+			"disconnectedRetryTimeoutMs": 15000, "suspendedRetryTimeoutMs": 30000, "connectionStateTtlMs": 120000,
+			"realtimeRequestTimeoutMs": 10000, "httpRequestTimeoutMs": 10000, "httpMaxRetryCount": 3,
+			"reconnectWindowMs": 0, "immediateShare": 0, "retrySpread": 0, "suspendedSpread": 0,
+		},
+		Grammar: map[string]string{
+			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
+			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
+			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold | attempt | slow-check  (at most one live timer has each name)",
+			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
+			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
+			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
+			"transports": "T1, T2, … number the transports in the order the engine opens them",
+			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed; with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0)",
+			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset",
+		},
+		Decisions: []string{
+			"transport fallback before host fallback: websocket on the primary, HTTP on the primary, the connectivity check, HTTP on each fallback host (a check before each), then DISCONNECTED",
+			"each transport has realtimeRequestTimeout to connect; a timeout is a qualifying failure",
+			"the connectivity check has httpRequestTimeout to answer; no answer counts as down",
+			"websocket-check policy: slow timer 4 s (websocket check, plus a connectivity check whose down means DISCONNECTED), give-up timer 10 s (HTTP unless the websocket check passed); a websocket that failed on every host gets a websocket check at once",
+			"activating a websocket closes every other transport",
+			"a drop from CONNECTED reconnects at once without consuming a retry number, at most once a second; a second drop within 1 s of the last immediate reconnect waits an RTB1 delay",
+			"storm-safe options (opt-in, docs/storm-safe-reconnect.md): reconnectWindowMs W > 0 turns the immediate reconnect into DISCONNECTED with retryIn = W × (u − s) / (1 − s) for immediateShare s (0 by default) and a reconnect (reason reconnect, no retry number) when that retry timer fires, or, when u < s, the immediate reconnect as before; the once-a-second rule counts from the drop; retrySpread s > 0 makes a DISCONNECTED retry wait initial × coefficient × (1 − s × u); suspendedSpread s > 0 makes a SUSPENDED retry wait suspendedRetryTimeout × (1 − s × u)",
+			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",
+			"a transport that reports connected without being viable first is treated as viable, then connected",
+			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",
+			"the flapping guard (websocket-first and http-first): when 4 websockets have activated and then dropped within 5 minutes, attempts open HTTP alone (no short circuit, no upgrade) for 10 minutes; the flap-hold timer then opens an upgrade websocket on an HTTP connection",
+			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure; CONNECTING, CONNECTED, CLOSING and CLOSED carry none",
+		},
+		Items: normalizedScenarios(),
+	}
+}
+
+// normalizedScenarios writes empty lists as [] rather than null.
+func normalizedScenarios() []scenario {
+	all := allScenarios()
+	for i := range all {
+		if all[i].Draws == nil {
+			all[i].Draws = []float64{}
+		}
+		for j := range all[i].Steps {
+			if all[i].Steps[j].Expect == nil {
+				all[i].Steps[j].Expect = []string{}
+			}
+		}
+	}
+	return all
+}
+
+func TestFixtureScenariosMatchesOracle(t *testing.T) {
+	checkGolden(t, "scenarios.json", buildScenariosFixture())
+}

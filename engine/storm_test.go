@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"pgregory.net/rapid"
+)
+
+func TestConfigValidateRejectsBadStormSafeFields(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		set   func(*Config)
+	}{
+		{"Config.ReconnectWindow", func(c *Config) { c.ReconnectWindow = -time.Millisecond }},
+		{"Config.ReconnectWindow", func(c *Config) { c.ReconnectWindow = 2 * time.Minute }},
+		{"Config.ReconnectWindow", func(c *Config) { c.Timeouts.ConnectionStateTTL = 5 * time.Second; c.ReconnectWindow = 5 * time.Second }},
+		{"Config.RetrySpread", func(c *Config) { c.RetrySpread = math.NaN() }},
+		{"Config.RetrySpread", func(c *Config) { c.RetrySpread = 1.5 }},
+		{"Config.SuspendedSpread", func(c *Config) { c.SuspendedSpread = -0.1 }},
+		{"Config.ImmediateShare", func(c *Config) { c.ImmediateShare = 1 }},
+		{"Config.ImmediateShare", func(c *Config) { c.ImmediateShare = math.NaN() }},
+		{"Config.SuspendedSpread", func(c *Config) { c.SuspendedSpread = math.Inf(1) }},
+	} {
+		cfg := DefaultConfig()
+		c.set(&cfg)
+		var fe *reconnect.FieldError
+		if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%+v: err = %v, want a FieldError for %s", cfg, err, c.field)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = time.Minute, 1, 1
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Under random events the storm-safe options keep their promises: a drop
+// waits at most the window (0 only for a reconnect in the same step, with
+// no retry number taken); a DISCONNECTED retry waits within
+// [(1 − RetrySpread) × upper(n), upper(n)]; a SUSPENDED retry within
+// [(1 − SuspendedSpread) × 30 s, 30 s]; the window's reconnect has reason
+// reconnect and leaves the retry count alone.
+func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := DefaultConfig()
+		cfg.Endpoint.Endpoint = rapid.SampledFrom([]string{"", "rt.example.com"}).Draw(t, "endpoint")
+		cfg.Timeouts.ConnectionStateTTL = time.Duration(rapid.SampledFrom([]int{5, 30, 120}).Draw(t, "ttlSeconds")) * time.Second
+		cfg.ReconnectWindow = time.Duration(rapid.IntRange(0, 4000).Draw(t, "windowMs")) * time.Millisecond
+		cfg.ImmediateShare = rapid.SampledFrom([]float64{0, 0.05, 0.5}).Draw(t, "share")
+		cfg.RetrySpread = rapid.SampledFrom([]float64{0, 0.2, 0.5, 1}).Draw(t, "retrySpread")
+		cfg.SuspendedSpread = rapid.SampledFrom([]float64{0, 0.5, 1}).Draw(t, "suspendedSpread")
+		cfg.Source = rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 3))
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spread := cfg.RetrySpread
+		if spread == 0 {
+			spread = 0.2
+		}
+		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		timers := map[TimerID]time.Time{}
+		retryTimer := TimerID(0)
+		var live []TransportID
+		windowed := false
+		step := func(ev Event) {
+			before := e.RetryCount()
+			out := e.Step(now, ev, nil)
+			for i, a := range out {
+				switch a.Kind {
+				case ActionStartTimer:
+					timers[a.Timer] = a.Due
+					if a.TimerKind == TimerRetry {
+						retryTimer = a.Timer
+					}
+				case ActionCancelTimer:
+					delete(timers, a.Timer)
+				case ActionOpenTransport:
+					live = append(live, a.Transport)
+				case ActionDisposeTransport:
+					live = slices.DeleteFunc(live, func(id TransportID) bool { return id == a.Transport })
+				case ActionStateChange:
+					switch {
+					case a.To == Disconnected && a.Reason == ReasonDropped && a.From == Connected && e.RetryCount() == before:
+						if a.RetryIn > cfg.ReconnectWindow || a.RetryIn < 0 {
+							t.Fatalf("drop waits %v, window %v", a.RetryIn, cfg.ReconnectWindow)
+						}
+						immediate := i+1 < len(out) && out[i+1].Kind == ActionStateChange && out[i+1].Reason == ReasonReconnect
+						if (a.RetryIn == 0) != immediate {
+							t.Fatalf("drop waits %v, reconnect in the same step: %v", a.RetryIn, immediate)
+						}
+						windowed = !immediate
+					case a.To == Disconnected && a.Reason != ReasonDropped || a.To == Disconnected && e.RetryCount() != before:
+						upper := reconnect.RetryDelay(cfg.Timeouts.DisconnectedRetry, e.RetryCount(), 0)
+						if lo := time.Duration(float64(upper)*(1-spread)) - 1; a.RetryIn > upper || a.RetryIn < lo {
+							t.Fatalf("retry %d waits %v, outside [%v, %v]", e.RetryCount(), a.RetryIn, lo, upper)
+						}
+					case a.To == Suspended:
+						s := cfg.Timeouts.SuspendedRetry
+						if lo := time.Duration(float64(s)*(1-cfg.SuspendedSpread)) - 1; a.RetryIn > s || a.RetryIn < lo {
+							t.Fatalf("SUSPENDED waits %v, outside [%v, %v]", a.RetryIn, lo, s)
+						}
+					case a.To == Connecting && windowed && ev.Kind == EventTimerFired && ev.Timer == retryTimer:
+						if a.Reason != ReasonReconnect || e.RetryCount() != before {
+							t.Fatalf("the window's reconnect: reason %v, retry count %d → %d", a.Reason, before, e.RetryCount())
+						}
+						windowed = false
+					case a.To == Connecting || a.To == Connected || a.To == Closed:
+						windowed = false
+					}
+				}
+			}
+		}
+		step(Event{Kind: EventConnect})
+		for range rapid.IntRange(1, 60).Draw(t, "steps") {
+			switch rapid.IntRange(0, 3).Draw(t, "what") {
+			case 0: // the next timer fires
+				var next TimerID
+				for id, due := range timers {
+					if next == 0 || due.Before(timers[next]) || due.Equal(timers[next]) && id < next {
+						next = id
+					}
+				}
+				if next == 0 {
+					continue
+				}
+				now = timers[next]
+				delete(timers, next)
+				step(Event{Kind: EventTimerFired, Timer: next})
+			case 1, 2: // a transport reports
+				if len(live) == 0 {
+					continue
+				}
+				now = now.Add(time.Duration(rapid.IntRange(0, 3000).Draw(t, "delayMs")) * time.Millisecond)
+				id := rapid.SampledFrom(live).Draw(t, "transport")
+				kind := rapid.SampledFrom([]EventKind{EventTransportConnected, EventTransportConnected, EventTransportFailed, EventTransportClosed}).Draw(t, "event")
+				step(Event{Kind: kind, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
+			case 3: // the user or the OS
+				now = now.Add(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
+				step(Event{Kind: rapid.SampledFrom([]EventKind{EventConnect, EventClose, EventNetworkUp, EventNetworkDown}).Draw(t, "event")})
+			}
+		}
+	})
+}

@@ -1,0 +1,138 @@
+package engine
+
+// Timers: what each kind does when it fires, and the bookkeeping of live
+// timers (one per kind; connect timeouts in their transport's slot).
+
+import (
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+)
+
+func (e *Engine) onTimer(out []Action, id TimerID) []Action {
+	p, s := e.takeTimer(id)
+	switch p {
+	case TimerShortCircuit:
+		if reconnect.HTTPOnShortCircuit(e.transportState()) {
+			return e.startFlow(out)
+		}
+		return e.maybeEndAttempt(out)
+	case TimerConnect:
+		return e.onTransportLost(out, s, reconnect.Failure{Kind: reconnect.FailureTimeout})
+	case TimerRetry:
+		if e.state == Disconnected || e.state == Suspended {
+			if e.reconnectDue {
+				return e.startAttempt(out, ReasonReconnect)
+			}
+			return e.startAttempt(out, ReasonRetry)
+		}
+	case TimerStateTTL:
+		e.ttlExpired = true
+		switch e.state {
+		case Disconnected:
+			out = e.cancelTimers(out, TimerRetry)
+			// Still without a connection for the same failure.
+			return e.enterSuspended(out, ReasonStateTTL, e.stateErr)
+		case Connecting:
+			// SUSPENDED at that moment, also in the middle of an attempt.
+			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			return e.enterDisconnected(out, ReasonStateTTL, e.stateErr)
+		}
+	case TimerConnectivityCheck:
+		if e.check != checkNone {
+			return e.onConnectivity(out, false)
+		}
+	case TimerWebSocketSlow:
+		return e.onSlowTimer(out)
+	case TimerWebSocketGiveUp:
+		if e.state == Connecting && e.flow == reconnect.WebSocket {
+			if e.wsCheck == wsCheckPassed {
+				return e.maybeEndAttempt(out)
+			}
+			if e.cfg.Transports.HTTP {
+				return e.switchToHTTP(out)
+			}
+			// Without HTTP there is nothing to give up to: the attempt
+			// limit decides.
+		}
+	case TimerFlapHold:
+		return e.onFlapHoldOver(out)
+	case TimerAttempt:
+		if e.state == Connecting {
+			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)
+		}
+	case TimerSlowCheck:
+		return e.onSlowCheck(out, false)
+	case TimerClose:
+		if e.state == Closing {
+			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			return e.setState(out, Closed, ReasonClosed, 0, reconnect.Failure{})
+		}
+	}
+	return out
+}
+
+// startTimer starts a timer of kind k due after d, replacing the running
+// timer of that kind; a TimerConnect belongs to transport tid, and the
+// caller records its ID (e.lastTimer) in the transport's slot.
+func (e *Engine) startTimer(out []Action, k TimerKind, d time.Duration, tid TransportID) []Action {
+	if k != TimerConnect {
+		out = e.cancelKind(out, k)
+	}
+	e.lastTimer++
+	if k != TimerConnect {
+		e.singles[k] = e.lastTimer
+	}
+	return append(out, Action{Kind: ActionStartTimer, Timer: e.lastTimer, TimerKind: k, Transport: tid, Due: e.now.Add(d)})
+}
+
+// cancelKind cancels the live timer of kind k, if any.
+func (e *Engine) cancelKind(out []Action, k TimerKind) []Action {
+	if id := e.singles[k]; id != 0 {
+		e.singles[k] = 0
+		out = append(out, Action{Kind: ActionCancelTimer, Timer: id, TimerKind: k})
+	}
+	return out
+}
+
+// cancelConnectTimer cancels transport s's connect timeout, if running.
+func (e *Engine) cancelConnectTimer(out []Action, s *transportSlot) []Action {
+	if s.timeout != 0 {
+		out = append(out, Action{Kind: ActionCancelTimer, Timer: s.timeout, TimerKind: TimerConnect, Transport: s.id})
+		s.timeout = 0
+	}
+	return out
+}
+
+// cancelTimers cancels the live timers of the given kinds (not
+// TimerConnect).
+func (e *Engine) cancelTimers(out []Action, kinds ...TimerKind) []Action {
+	for _, k := range kinds {
+		out = e.cancelKind(out, k)
+	}
+	return out
+}
+
+func (e *Engine) hasTimer(k TimerKind) bool { return e.singles[k] != 0 }
+
+// takeTimer forgets the live timer id and returns its kind (and, for a
+// TimerConnect, its transport); an unknown id gives kind 0.
+func (e *Engine) takeTimer(id TimerID) (TimerKind, *transportSlot) {
+	if id == 0 {
+		return 0, nil
+	}
+	for k, t := range e.singles {
+		if t == id {
+			e.singles[k] = 0
+			return TimerKind(k), nil
+		}
+	}
+	for i := range e.transports {
+		if s := &e.transports[i]; s.timeout == id && s.status != slotFree {
+			s.timeout = 0
+			return TimerConnect, s
+		}
+	}
+	return 0, nil
+}

@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/internal/enum"
+)
+
+// State is a connection state (RTN4).
+type State uint8
+
+const (
+	// Initialized: made, never asked to connect.
+	Initialized State = iota
+	// Connecting: a connection attempt is in flight.
+	Connecting
+	// Connected: a transport is active.
+	Connected
+	// Disconnected: the last attempt failed or the connection dropped; a
+	// retry is scheduled (RTN14d).
+	Disconnected
+	// Suspended: no connection for connectionStateTtl; retries every
+	// suspendedRetryTimeout (RTN14e).
+	Suspended
+	// Closing: a close was requested while connected (RTN12). Entering
+	// CLOSING is the SDK's signal to send its CLOSE protocol message on the
+	// active transport (RTN12a): no other action asks for it. The
+	// connection becomes CLOSED when that transport reports closed, or
+	// realtimeRequestTimeout later.
+	Closing
+	// Closed: closed on request; stays put until a connect is requested.
+	Closed
+	// Failed: a fatal error; stays put until a connect is requested.
+	Failed
+	numStates
+)
+
+var stateNames = [numStates]string{"initialized", "connecting", "connected", "disconnected", "suspended", "closing", "closed", "failed"}
+
+// String returns the state's lower-case name, e.g. "connecting".
+func (s State) String() string { return enum.Name(stateNames[:], int(s), "State") }
+
+// Reason says why a state change happened.
+type Reason uint8
+
+const (
+	// ReasonNone: no reason recorded.
+	ReasonNone Reason = iota
+	// ReasonConnectRequested: the user asked to connect (RTN11).
+	ReasonConnectRequested
+	// ReasonRetry: the DISCONNECTED or SUSPENDED retry timer fired.
+	ReasonRetry
+	// ReasonReconnect: the immediate reconnect after an unexpected drop
+	// (RTN15a), or, with Config.ReconnectWindow, the reconnect when the
+	// window's retry timer fires.
+	ReasonReconnect
+	// ReasonNetworkUp: the OS said the network is back (RTN20b, RTN20c).
+	ReasonNetworkUp
+	// ReasonConnected: a transport became active.
+	ReasonConnected
+	// ReasonDropped: the active transport closed or failed unexpectedly.
+	ReasonDropped
+	// ReasonConnectFailed: every transport and host of the attempt failed,
+	// or a failure did not qualify for another host.
+	ReasonConnectFailed
+	// ReasonConnectivityDown: the connectivity check said the internet is
+	// down, so no fallback host was tried (RTN17j).
+	ReasonConnectivityDown
+	// ReasonNetworkDown: the OS said the network is gone (RTN20a).
+	ReasonNetworkDown
+	// ReasonStateTTL: connectionStateTtl passed without a connection.
+	ReasonStateTTL
+	// ReasonCloseRequested: the user asked to close (RTN12).
+	ReasonCloseRequested
+	// ReasonClosed: the close completed.
+	ReasonClosed
+	// ReasonFatal: a fatal error was reported.
+	ReasonFatal
+	numReasons
+)
+
+var reasonNames = [numReasons]string{"none", "connect-requested", "retry", "reconnect", "network-up", "connected", "dropped",
+	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal"}
+
+// String returns the reason's name, e.g. "connect-failed".
+func (r Reason) String() string { return enum.Name(reasonNames[:], int(r), "Reason") }
+
+// TransportID names one transport the engine opened. IDs are 1, 2, 3, … in
+// the order the engine opens transports; 0 is never a transport.
+type TransportID uint64
+
+// TimerID names one timer the engine started. IDs are 1, 2, 3, … in the
+// order the engine starts timers; 0 is never a timer.
+type TimerID uint64
+
+// EventKind is the kind of an Event.
+type EventKind uint8
+
+const (
+	// EventNone is the zero Event; the engine ignores it.
+	EventNone EventKind = iota
+	// EventConnect: the user asked to connect (RTN11).
+	EventConnect
+	// EventClose: the user asked to close (RTN12).
+	EventClose
+	// EventTransportViable: transport Event.Transport has shown itself
+	// viable (it is ready to be made pending): for a websocket, its
+	// opening handshake has completed (101 Switching Protocols, the socket
+	// is open); for HTTP, its connect request has received a 2xx response
+	// status. Package runner documents the same moments for transports.
+	EventTransportViable
+	// EventTransportConnected: transport Event.Transport received the
+	// realtime CONNECTED protocol message (the first one on it).
+	EventTransportConnected
+	// EventTransportFailed: transport Event.Transport failed, with
+	// Event.Failure saying how.
+	EventTransportFailed
+	// EventTransportClosed: the server closed transport Event.Transport or
+	// it dropped, with Event.Failure saying how (a zero Failure for a clean
+	// close).
+	EventTransportClosed
+	// EventTimerFired: timer Event.Timer is due. A timer that has fired is
+	// finished: the SDK forgets it, and the engine never cancels it.
+	EventTimerFired
+	// EventConnectivity: the connectivity check the engine asked for has
+	// answered; Event.Up is ConnectivityUp of the response (false for a
+	// failed request).
+	EventConnectivity
+	// EventNetworkUp: the OS says the network is available (RTN20b).
+	EventNetworkUp
+	// EventNetworkDown: the OS says the network is unavailable (RTN20a).
+	EventNetworkDown
+	// EventFatal: an error no retry can fix (for example a revoked key);
+	// Event.Failure describes it.
+	EventFatal
+	// EventWebSocketCheck: the websocket check the engine asked for
+	// (PolicyWebSocketCheck) has answered; Event.Up says whether a
+	// websocket to the check host opened.
+	EventWebSocketCheck
+	numEventKinds
+)
+
+var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
+	"connectivity", "network-up", "network-down", "fatal", "websocket-check"}
+
+// String returns the kind's name, e.g. "viable".
+func (k EventKind) String() string { return enum.Name(eventNames[:], int(k), "EventKind") }
+
+// Event is one thing that happened, fed to Engine.Step with the time it
+// happened. Only the fields its Kind names are read.
+type Event struct {
+	Kind      EventKind
+	Transport TransportID
+	Timer     TimerID
+	Failure   reconnect.Failure
+	Up        bool
+}
+
+// TimerKind says what a timer the engine starts is for.
+type TimerKind uint8
+
+const (
+	// TimerShortCircuit: the websocket's head start before HTTP starts too.
+	TimerShortCircuit TimerKind = iota + 1
+	// TimerConnect: realtimeRequestTimeout for transport Action.Transport
+	// to connect (RTN14c); when it fires the transport has timed out.
+	TimerConnect
+	// TimerRetry: the DISCONNECTED (RTB1) or SUSPENDED retry.
+	TimerRetry
+	// TimerStateTTL: connectionStateTtl without a connection; when it
+	// fires a DISCONNECTED connection becomes SUSPENDED (RTN14e).
+	TimerStateTTL
+	// TimerConnectivityCheck: httpRequestTimeout for the connectivity
+	// check; when it fires the check counts as down.
+	TimerConnectivityCheck
+	// TimerClose: realtimeRequestTimeout for a close to complete.
+	TimerClose
+	// TimerWebSocketSlow: PolicyWebSocketCheck's slow point, when the
+	// websocket and connectivity checks start.
+	TimerWebSocketSlow
+	// TimerWebSocketGiveUp: PolicyWebSocketCheck's give-up point, when HTTP
+	// takes over unless the websocket check passed.
+	TimerWebSocketGiveUp
+	// TimerFlapHold: the end of the flapping guard's HTTP preference
+	// (Config.Flap); when it fires an HTTP connection opens an upgrade
+	// websocket again.
+	TimerFlapHold
+	// TimerAttempt: PolicyWebSocketCheck's attempt limit,
+	// Config.GiveUpTimeout + realtimeRequestTimeout from the start of an
+	// attempt; when it fires the attempt has failed, however many hosts
+	// remain.
+	TimerAttempt
+	// TimerSlowCheck: httpRequestTimeout for the connectivity check
+	// PolicyWebSocketCheck's slow timer asks for; when it fires that check
+	// counts as down.
+	TimerSlowCheck
+	numTimerKinds
+)
+
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"}
+
+// String returns the kind's name, e.g. "short-circuit".
+func (k TimerKind) String() string { return enum.Name(timerNames[:], int(k), "TimerKind") }
+
+// ActionKind is the kind of an Action.
+type ActionKind uint8
+
+const (
+	// ActionOpenTransport: open Action.TransportKind as transport
+	// Action.Transport on Action.Host in Action.Mode. Action.Transport is
+	// a TransportID, the SDK's key for its own transport object;
+	// Action.TransportKind is the kind (a Transport: WebSocket or HTTP).
+	ActionOpenTransport ActionKind = iota + 1
+	// ActionDisposeTransport: close and forget transport Action.Transport.
+	ActionDisposeTransport
+	// ActionActivateTransport: make transport Action.Transport the
+	// connection's transport.
+	ActionActivateTransport
+	// ActionStartTimer: start timer Action.Timer, of kind
+	// Action.TimerKind (for TimerConnect, of transport Action.Transport),
+	// due at Action.Due; feed EventTimerFired when it is.
+	ActionStartTimer
+	// ActionCancelTimer: cancel timer Action.Timer; a late EventTimerFired
+	// for it is ignored anyway.
+	ActionCancelTimer
+	// ActionCheckConnectivity: GET the connectivity check URL and feed
+	// EventConnectivity with the answer. Under PolicyWebSocketCheck two
+	// checks can be in flight (the slow timer's and a fallback check): the
+	// engine takes answers in the order the checks were asked for, so feed
+	// at most one answer per check, none after that check's timer fired,
+	// and (as with one shared HTTP client and the same URL) in order.
+	ActionCheckConnectivity
+	// ActionStateChange: the connection moved from Action.From to
+	// Action.To for Action.Reason; Action.RetryIn is the announced delay
+	// before the next attempt (DISCONNECTED and SUSPENDED), else 0;
+	// Action.Failure is the failure that caused the change (the zero
+	// Failure for none; see Engine.LastError).
+	ActionStateChange
+	// ActionCheckWebSocket: open a websocket to the websocket check host
+	// and feed EventWebSocketCheck with whether it opened
+	// (PolicyWebSocketCheck only).
+	ActionCheckWebSocket
+	numActionKinds
+)
+
+var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket"}
+
+// String returns the kind's short name, e.g. "open".
+func (k ActionKind) String() string { return enum.Name(actionNames[:], int(k), "ActionKind") }
+
+// Action is one thing the SDK must do. Only the fields its Kind names are
+// set.
+type Action struct {
+	Kind          ActionKind
+	TransportKind reconnect.Transport
+	Mode          reconnect.Mode
+	TimerKind     TimerKind
+	From, To      State
+	Reason        Reason
+	Transport     TransportID
+	Timer         TimerID
+	Host          string
+	Due           time.Time
+	RetryIn       time.Duration
+	// Failure is the failure a state change carries (ActionStateChange
+	// only): the zero Failure for none.
+	Failure reconnect.Failure
+}
+
+// String renders the action on one line, e.g.
+// "open T1 websocket main.realtime.ably.net clean" or
+// "state connecting→disconnected retryIn=13.2s reason=connect-failed error=dns".
+func (a Action) String() string {
+	switch a.Kind {
+	case ActionOpenTransport:
+		return "open T" + strconv.FormatUint(uint64(a.Transport), 10) + " " + a.TransportKind.String() + " " + a.Host + " " + a.Mode.String()
+	case ActionDisposeTransport:
+		return "dispose T" + strconv.FormatUint(uint64(a.Transport), 10)
+	case ActionActivateTransport:
+		return "activate T" + strconv.FormatUint(uint64(a.Transport), 10)
+	case ActionStartTimer:
+		return "timer K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName() + " due " + a.Due.Format(time.RFC3339Nano)
+	case ActionCancelTimer:
+		return "cancel K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName()
+	case ActionCheckConnectivity:
+		return "check"
+	case ActionCheckWebSocket:
+		return "check-websocket"
+	case ActionStateChange:
+		s := "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
+		if a.Failure.Kind != reconnect.FailureNone {
+			s += " error=" + a.Failure.String()
+		}
+		return s
+	}
+	return a.Kind.String()
+}
+
+// timerName is the timer's kind, with its transport for TimerConnect.
+func (a Action) timerName() string {
+	if a.TimerKind == TimerConnect {
+		return "connect T" + strconv.FormatUint(uint64(a.Transport), 10)
+	}
+	return a.TimerKind.String()
+}
