@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Mutation testing of the library package (the module root) with gremlins
+# Mutation testing of the library packages (the module root and engine/) with gremlins
 # v0.6.0 (go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0):
 #
 #   scripts/mutation.sh [--required | --others] [report.json]
 #
 # --required mutates only the files with an efficacy target of their own
-# (engine*.go, fallback.go, backoff.go, jitter.go), --others only the rest;
-# without either, every file of the package (the two halves take about 25
+# (engine/*.go, fallback.go, backoff.go, jitter.go), --others only the rest;
+# without either, every file of the two packages (the two halves take about 25
 # and 20 minutes on 2 shared cores; the whole, their sum).
 #
 # gremlins gathers coverage over ./... and then runs the package's tests
 # once per mutant. To keep that to the library, the script copies the
-# package, the fixtures and the one package its tests import
-# (internal/conform, without its own slow tests) into a temporary module
+# packages, the fixtures and the internal packages their tests import
+# (internal/conform without its own slow tests, internal/fixturetest,
+# internal/enum) into a temporary module
 # and runs gremlins there: two workers, under nice, each mutant's test run
-# with -short (which skips only the test that builds the README's Go blocks
+# with -short (which skips only the test that builds the docs' Go blocks
 # with the go command: documentation, not code) and without go vet, and a
 # timeout of 15 times the unmutated run (compiling a mutant dominates). It
 # prints killed, lived, timed out and not covered mutants and the efficacy,
@@ -31,14 +32,14 @@ gremlins=$(command -v gremlins || echo "$(go env GOPATH)/bin/gremlins")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
-git ls-files -- go.mod go.sum README.md '*.go' 'fixtures/*' 'internal/conform/*' |
+git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/enum/*' |
 	grep -Ev '^internal/conform/.*_test\.go$' |
-	grep -E '^[^/]+$|^fixtures/|^internal/conform/' |
+	grep -E '^[^/]+$|^engine/|^docs/|^fixtures/|^internal/(conform|fixturetest|enum)/' |
 	tar -cf - -T - | tar -xf - -C "$tmp"
 exclude=(-E '^internal/')
-for f in $(cd "$tmp" && ls *.go | grep -v '_test\.go$'); do
+for f in $(cd "$tmp" && ls *.go engine/*.go | grep -v '_test\.go$'); do
 	req=0
-	[[ $f =~ ^(engine.*|fallback|backoff|jitter)\.go$ ]] && req=1
+	[[ $f =~ ^(engine/.*|fallback|backoff|jitter)\.go$ ]] && req=1
 	if [[ $scope == required && $req == 0 || $scope == others && $req == 1 ]]; then
 		exclude+=(-E "^${f//./\\.}\$")
 	fi
@@ -64,8 +65,8 @@ tot, eng = collections.Counter(), collections.Counter()
 for name in sorted(per):
     row(name, per[name])
     tot.update(per[name])
-    if name.startswith("engine"):
+    if name.startswith("engine/"):
         eng.update(per[name])
-row("engine*.go", eng)
+row("engine/*.go", eng)
 row("all mutated", tot)
 PY
