@@ -1,0 +1,111 @@
+// Command client is a complete realtime client on the runner: a websocket
+// (github.com/coder/websocket) and an HTTP transport, a tiny server it
+// starts itself on loopback, host names mapped to addresses, Go errors
+// classified into the failures the fallback rules read, every state change
+// logged, and a clean close.
+//
+//	go run ./client                    # connects over the websocket
+//	go run ./client -reject-websocket  # a proxy refuses websockets: HTTP connects
+//	go run ./client -primary-down      # the primary host refuses: the fallback host connects
+//
+// It exits 0 once it has connected and closed, 1 otherwise.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
+	"github.com/reconnect-go/reconnect/runner"
+)
+
+func main() {
+	reject := flag.Bool("reject-websocket", false, "answer websocket requests 403, as a proxy that blocks them does")
+	primaryDown := flag.Bool("primary-down", false, "refuse connections to the primary host")
+	flag.Parse()
+
+	srv := &server{}
+	srv.rejectWebSocket.Store(*reject)
+	addr, stop := srv.start()
+	defer stop()
+
+	// Your own hosts, not Ably's (engine.DefaultConfig's), each mapped to
+	// an address; with -primary-down the primary's address refuses.
+	hosts := map[string]string{"realtime.example.test": addr, "fallback.example.test": addr}
+	if *primaryDown {
+		hosts["realtime.example.test"] = refusingAddress()
+	}
+	cfg := engine.DefaultConfig()
+	cfg.Endpoint = reconnect.EndpointOptions{
+		Endpoint:      "realtime.example.test",
+		FallbackHosts: []string{"fallback.example.test"},
+	}
+	cfg.ShortCircuit = 500 * time.Millisecond
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	changes := make(chan runner.StateChange, runner.MaxQueuedChanges)
+	r, err := runner.New(ctx, runner.Options{
+		Config: cfg,
+		Dialer: dialer{hosts: hosts},
+		// Without this the runner GETs Ably's connectivity URL before it
+		// tries a fallback host. Here the internet is "up" when our own
+		// server answers.
+		CheckConnectivity: func(ctx context.Context) bool { return ctx.Err() == nil },
+		OnStateChange:     func(c runner.StateChange) { changes <- c },
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err) // a *reconnect.FieldError naming the field
+		os.Exit(1)
+	}
+
+	r.Connect()
+	if !await(ctx, changes, engine.Connected) {
+		os.Exit(1)
+	}
+	r.Close()
+	if !await(ctx, changes, engine.Closed) {
+		os.Exit(1)
+	}
+	cancel()
+	<-r.Done() // every goroutine of the runner has ended
+}
+
+// await logs state changes until the connection reaches want, and
+// reports whether it did before ctx ended.
+func await(ctx context.Context, changes <-chan runner.StateChange, want engine.State) bool {
+	for {
+		select {
+		case c := <-changes:
+			line := fmt.Sprintf("%-12v → %-12v %v", c.From, c.To, c.Reason)
+			if c.Failure.Kind != reconnect.FailureNone {
+				line += fmt.Sprintf(" (%v)", c.Failure)
+			}
+			if c.To == engine.Connected {
+				line += fmt.Sprintf(" over %v to %s", c.Transport, c.Host)
+			}
+			fmt.Println(line)
+			if c.To == want {
+				return true
+			}
+		case <-ctx.Done():
+			fmt.Fprintln(os.Stderr, "gave up waiting for", want)
+			return false
+		}
+	}
+}
+
+// refusingAddress returns a loopback address where nothing listens.
+func refusingAddress() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
