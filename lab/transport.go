@@ -2,12 +2,10 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
@@ -76,21 +74,6 @@ func (c *Client) CheckConnectivity(ctx context.Context, url string) bool {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
 	return err == nil && reconnect.ConnectivityUp(resp.StatusCode, body)
-}
-
-// classify turns a connect error (and the response, if any) into the
-// Failure the engine's host-fallback rules read.
-func classify(err error, resp *http.Response) reconnect.Failure {
-	var dns *net.DNSError
-	switch {
-	case resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && resp.StatusCode != http.StatusOK:
-		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: resp.StatusCode, Server: resp.Header.Get("Server")}
-	case errors.As(err, &dns):
-		return reconnect.Failure{Kind: reconnect.FailureDNS}
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return reconnect.Failure{Kind: reconnect.FailureRefused}
-	}
-	return reconnect.Failure{Kind: reconnect.FailureUnreachable}
 }
 
 // lifecycle is what both transports share: the report gate (viable and

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/runner"
 )
 
 // openLongPoll opens an HTTP long-poll session on host. Viable: the
@@ -92,12 +93,12 @@ func connectLongPoll(l *lifecycle, hc *http.Client, url string) (string, reconne
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return "", classify(err, nil)
+		return "", runner.Classify(err, nil)
 	}
 	defer resp.Body.Close()
 	id := resp.Header.Get(HeaderSession)
 	if resp.StatusCode != http.StatusOK || id == "" {
-		return "", classify(nil, resp)
+		return "", runner.Classify(nil, resp)
 	}
 	l.viable()
 	line, err := bufio.NewReader(io.LimitReader(resp.Body, 1<<10)).ReadString('\n')

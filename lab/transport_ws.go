@@ -8,6 +8,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/runner"
 )
 
 // openWebSocket dials ws://host/ws?mode=m. Viable: the server answered
@@ -39,7 +40,7 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn
 				err = dialErr
 			}
 			mu.Unlock()
-			l.end(classify(err, resp))
+			l.end(runner.Classify(err, resp))
 			return
 		}
 		defer conn.CloseNow()
