@@ -86,6 +86,9 @@ var (
 )
 
 func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many adapter processes; runs without -short")
+	}
 	type hcase struct {
 		behaviour string
 		opt       Options
@@ -204,6 +207,9 @@ func TestAdapterStartedWithGoRunIsStoppedWithItsChildren(t *testing.T) {
 }
 
 func TestInterruptStopsTheAdapterAndKeepsThePartialReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many adapter processes; runs without -short")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var pgid int
 	var mu sync.Mutex

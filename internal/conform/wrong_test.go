@@ -68,6 +68,9 @@ func oneLineChange(a, b string) bool {
 // the harness: each must fail at least two cases, so that no documented
 // decision is pinned by a single case.
 func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many adapter processes; runs without -short")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("no node")
