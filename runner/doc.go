@@ -1,13 +1,33 @@
-// Package runner runs one realtime connection: it owns the event loop
-// around an engine.Engine, with real timers, the SDK's transports and the
-// connectivity checks, so that an SDK does not write that loop itself.
+// Package runner runs one realtime connection, for Go SDK authors: it owns
+// the event loop around an engine.Engine, with real timers, the SDK's
+// transports and the connectivity checks, so that an SDK does not write
+// that loop itself.
 //
 // The SDK gives New an engine.Config and a Dialer that opens its
 // transports; it calls Connect, Close, NetworkUp and NetworkDown, sends
 // messages through Active, and hears about state changes through
-// Options.OnStateChange. The engine's own details (timer and transport
-// IDs, fired timers, when to send CLOSE, which error caused a change) stay
-// inside the runner.
+// Options.OnStateChange. Classify turns the Go errors its transports meet
+// into the reconnect.Failure they report. The engine's own details (timer
+// and transport IDs, fired timers, when to send CLOSE) stay inside the
+// runner.
+//
+//	cfg := engine.DefaultConfig() // Ably's hosts: set cfg.Endpoint for your own
+//	r, err := runner.New(ctx, runner.Options{
+//		Config:            cfg,
+//		Dialer:            myDialer{},                                  // opens your websocket and HTTP transports
+//		CheckConnectivity: myCheck,                                     // nil GETs reconnect.DefaultConnectivityCheckURL (Ably's)
+//		OnStateChange:     func(c runner.StateChange) { log.Println(c.From, "→", c.To, c.Reason, c.Failure) },
+//	})
+//	if err != nil { … } // a *reconnect.FieldError naming the field
+//	r.Connect()
+//
+// The defaults talk to Ably: engine.DefaultConfig resolves Ably's
+// production hosts, and a nil Options.CheckConnectivity makes the runner
+// GET Ably's connectivity URL (reconnect.DefaultConnectivityCheckURL)
+// before each fallback host; a nil Options.CheckWebSocket (used only by
+// engine.PolicyWebSocketCheck) opens a websocket to DefaultWebSocketCheckURL,
+// Ably's. A complete client over a real websocket and HTTP:
+// examples/client in this repository.
 //
 // # When a transport reports viable and connected
 //
