@@ -119,7 +119,10 @@ type Config struct {
 
 // DefaultConfig returns the spec's defaults: DefaultTimeouts, the 2 s short
 // circuit, the default endpoint, websocket and HTTP both available, the
-// websocket-first policy and the default source.
+// websocket-first policy and the default source. The default endpoint is
+// Ably's: main.realtime.ably.net and its fallback hosts. For your own
+// service set Config.Endpoint (for example Endpoint: "rt.example.com" and
+// FallbackHosts).
 func DefaultConfig() Config {
 	return Config{
 		Timeouts:     reconnect.DefaultTimeouts(),

@@ -23,7 +23,8 @@ type Options struct {
 	// goroutine of its own with a context that is done after
 	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
 	// stops; it must return soon after. nil means HTTPConnectivityCheck
-	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL.
+	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL:
+	// a GET of Ably's connectivity URL. Set it for your own service.
 	CheckConnectivity func(ctx context.Context) bool
 	// CheckWebSocket answers PolicyWebSocketCheck's websocket check: true
 	// when a websocket to the check host opened. Called like
