@@ -38,8 +38,8 @@ type FlapGuard struct {
 	Hold time.Duration
 }
 
-// The flapping guard's defaults, chosen with the simulator (README,
-// "Decisions"), and the largest Drops.
+// The flapping guard's defaults, chosen with the simulator (docs/flapping.md,
+// docs/decisions.md), and the largest Drops.
 const (
 	DefaultFlapDrops  = 4
 	DefaultFlapWindow = 5 * time.Minute

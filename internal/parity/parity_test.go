@@ -196,14 +196,13 @@ func TestAblyJSParity(t *testing.T) {
 	}
 	t.Logf("%d timelines: %d agree line for line, %d differ as listed", len(doc.Timelines), same, len(doc.Timelines)-same)
 	if !update {
-		checkREADME(t, len(doc.Timelines), same)
+		checkDocs(t, len(doc.Timelines), same)
 	}
 }
 
-// checkREADME checks that the README's parity section states the current
-// counts.
-func checkREADME(t *testing.T, timelines, same int) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// checkDocs checks that docs/ably-js.md states the current counts.
+func checkDocs(t *testing.T, timelines, same int) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ably-js.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +213,7 @@ func checkREADME(t *testing.T, timelines, same int) {
 		"ably-js **" + ablyVersion + "**",
 	} {
 		if !strings.Contains(text, want) {
-			t.Errorf("README.md does not say %q", want)
+			t.Errorf("docs/ably-js.md does not say %q", want)
 		}
 	}
 }
