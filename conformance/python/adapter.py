@@ -272,9 +272,17 @@ def valid_host(name):
     return True
 
 
+def is_nonprod_endpoint(endpoint):
+    """REC1b3: nonprod:[id], the prefix in any case."""
+    return ascii_lower(endpoint[:8]) == "nonprod:"
+
+
 def is_hostname_endpoint(endpoint):
-    """REC1b2: the endpoint is a host name if it contains '.' or '::' or is localhost."""
-    return "." in endpoint or "::" in endpoint or ascii_lower(endpoint) == "localhost"
+    """REC1b2: the endpoint is a host name if it contains '.' or '::' or is
+    localhost; and, as ':' appears only in an IPv6 address, if it contains
+    ':' other than as the nonprod: prefix (so 1:2:3:4:5:6:7:8 is a host)."""
+    return ("." in endpoint or ":" in endpoint and not is_nonprod_endpoint(endpoint)
+            or "::" in endpoint or ascii_lower(endpoint) == "localhost")
 
 
 def policy_hosts(policy_id, nonprod):
@@ -299,7 +307,7 @@ def hosts_from_endpoint(endpoint):
         if not valid_host(endpoint):
             raise FieldError("endpoint", f"endpoint: {endpoint!r} is not a host name")
         return ascii_lower(endpoint), []  # REC2c2: no fallbacks for an explicit host
-    if ascii_lower(endpoint[:8]) == "nonprod:":
+    if is_nonprod_endpoint(endpoint):
         return policy_hosts(policy_id(endpoint[8:], "endpoint"), nonprod=True)
     return policy_hosts(policy_id(endpoint, "endpoint"), nonprod=False)
 
