@@ -59,11 +59,14 @@ NS_PER_MS = 10**6
 
 
 def clamp_attempt(n):
-    """Decision 1: attempts are 1-indexed; below 1 counts as 1."""
+    """Decision 1: attempts are 1-indexed; below 1 counts as 1. An attempt
+    number is a whole number: a fraction is truncated (2.5 is attempt 2)."""
     n = number(n)
     if math.isnan(n) or n < 1:
         return 1
-    return n
+    if math.isinf(n):
+        return n
+    return int(n)
 
 
 def backoff_coefficient(n):
