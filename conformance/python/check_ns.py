@@ -14,7 +14,8 @@ import math
 import sys
 from fractions import Fraction
 
-import adapter
+sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
+import adapter  # noqa: E402
 
 
 def exact_ns(initial_ms, n, u):
