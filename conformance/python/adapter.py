@@ -284,17 +284,17 @@ def is_hostname_endpoint(endpoint):
     """REC1b2: the endpoint is a host name if it contains '.' or '::' or is
     localhost; and, as ':' appears only in an IPv6 address, if it contains
     ':' other than as the nonprod: prefix (so 1:2:3:4:5:6:7:8 is a host)."""
-    return ("." in endpoint or ":" in endpoint and not is_nonprod_endpoint(endpoint)
-            or "::" in endpoint or ascii_lower(endpoint) == "localhost")
+    return ("." in endpoint or "::" in endpoint or ascii_lower(endpoint) == "localhost"
+            or (":" in endpoint and not is_nonprod_endpoint(endpoint)))
 
 
-def policy_hosts(policy_id, nonprod):
+def policy_hosts(pid, nonprod):
     """REC1b3/REC1b4 and REC2c3–REC2c5: the hosts of a routing policy id."""
     if nonprod:
-        return (f"{policy_id}.realtime.ably-nonprod.net",
-                [f"{policy_id}.{x}.fallback.ably-realtime-nonprod.com" for x in FALLBACK_LETTERS])
-    return (f"{policy_id}.realtime.ably.net",
-            [f"{policy_id}.{x}.fallback.ably-realtime.com" for x in FALLBACK_LETTERS])
+        return (f"{pid}.realtime.ably-nonprod.net",
+                [f"{pid}.{x}.fallback.ably-realtime-nonprod.com" for x in FALLBACK_LETTERS])
+    return (f"{pid}.realtime.ably.net",
+            [f"{pid}.{x}.fallback.ably-realtime.com" for x in FALLBACK_LETTERS])
 
 
 def policy_id(value, field):
@@ -388,6 +388,8 @@ def host_order_index(u, r):
     u = number(u)
     if math.isnan(u) or u < 0:
         return 0
+    if u >= 1:
+        return r - 1
     return min(math.floor(float(u) * r), r - 1)
 
 
@@ -396,7 +398,7 @@ def host_order(primary, fallbacks, max_fallbacks, draws):
     picking index floor(u·r) of the r not yet picked, in their given order."""
     order = [primary]
     left = list(fallbacks)
-    for k in range(min(max(max_fallbacks, 0), len(left))):
+    for k in range(min(max(int(max_fallbacks), 0), len(left))):
         u = draws[k] if k < len(draws) else 0
         order.append(left.pop(host_order_index(u, len(left))))
     return order
