@@ -40,9 +40,12 @@ type OutsideDecision struct {
 // outside the declared domain, not implemented by the adapter or not run
 // (the run stopped early); the cases --only left out are not selected.
 type Report struct {
-	Adapter        string            `json:"adapter"`
-	Implements     []string          `json:"implements"`
-	Domain         string            `json:"domain"`
+	Adapter    string   `json:"adapter"`
+	Implements []string `json:"implements"`
+	Domain     string   `json:"domain"`
+	// ExactNs is set when the adapter declared exactNs: the RTB1 delays
+	// and bounds were also checked to the exact nanosecond.
+	ExactNs        bool              `json:"exactNs"`
 	Passed         int               `json:"passed"`
 	Failed         int               `json:"failed"`
 	OutsideDomain  int               `json:"outsideDomain"`
@@ -211,7 +214,11 @@ func clipText(s string) string {
 // outside the declared domain, the verdict and the summary.
 func (r Report) WriteText(w io.Writer) {
 	if r.Adapter != "" {
-		fmt.Fprintf(w, "adapter: %s (implements %s; domain %s)\n", Quote(r.Adapter), listOrNone(r.Implements), r.Domain)
+		exact := ""
+		if r.ExactNs {
+			exact = "; exact nanoseconds"
+		}
+		fmt.Fprintf(w, "adapter: %s (implements %s; domain %s%s)\n", Quote(r.Adapter), listOrNone(r.Implements), r.Domain, exact)
 	}
 	bySpec := map[string][]Failure{}
 	var specs []string

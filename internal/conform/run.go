@@ -200,6 +200,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		return stop(nil, "the hello answer declares unknown domain %s (known: %s, %s)", Quote(hello.Domain), DomainAll, DomainSpec)
 	}
 	rep.Adapter = hello.Name
+	rep.ExactNs = hello.ExactNs
 	rep.Implements = hello.Implements
 	for _, a := range opt.Only {
 		if !slices.Contains(hello.Implements, a) {
@@ -264,6 +265,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 			rep.fail(c, rawActual(line), []Mismatch{{Problem: "unknown keys " + quoteList(bad) + " in the answer (known: id, result, error)"}})
 			continue
 		}
+		c = withExactNs(c, hello.ExactNs, resp.Result)
 		ms := check(c, resp, suite.Tolerance)
 		if rep.isOutside(c) {
 			rep.outside(c, len(ms) > 0)
