@@ -210,8 +210,14 @@ func clipText(s string) string {
 	return s
 }
 
+// summaryFirstAt is the number of failures from which the text report
+// gives the verdict and the summary before the failures as well as after.
+const summaryFirstAt = 10
+
 // WriteText prints the failures grouped by spec point, the decisions
-// outside the declared domain, the verdict and the summary.
+// outside the declared domain, the verdict and the summary; with
+// summaryFirstAt failures or more, the verdict and the summary come first
+// too.
 func (r Report) WriteText(w io.Writer) {
 	if r.Adapter != "" {
 		exact := ""
@@ -219,6 +225,11 @@ func (r Report) WriteText(w io.Writer) {
 			exact = "; exact nanoseconds"
 		}
 		fmt.Fprintf(w, "adapter: %s (implements %s; domain %s%s)\n", Quote(r.Adapter), listOrNone(r.Implements), r.Domain, exact)
+	}
+	if len(r.Failures) >= summaryFirstAt {
+		// The failures fill more than a screen: the outcome first as well.
+		fmt.Fprintln(w, r.verdict())
+		fmt.Fprintln(w, r.Summary())
 	}
 	bySpec := map[string][]Failure{}
 	var specs []string

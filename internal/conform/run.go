@@ -35,6 +35,11 @@ type Options struct {
 	// differently.
 	Known *Known
 
+	// MaxFailures, if above 0, stops the run once that many cases have
+	// failed (known differences do not count): the report is partial,
+	// says so, and the exit status is 1.
+	MaxFailures int
+
 	// started, if set, is called with the adapter's process id, and env
 	// is added to the adapter's environment (tests).
 	started func(pid int)
@@ -225,6 +230,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	}
 	rep.NotRun = len(todo)
 	var lastID string
+	unexpected := 0 // failed cases the list of known differences does not name
 	for _, c := range todo {
 		input := c.Input
 		if input == nil {
@@ -273,12 +279,22 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		}
 		if len(ms) > 0 {
 			rep.fail(c, actualOf(resp), ms)
+			if !opt.Known.lists(c.ID) {
+				unexpected++
+			}
 		} else {
 			rep.pass(c)
+		}
+		if opt.MaxFailures > 0 && unexpected >= opt.MaxFailures && rep.NotRun > 0 {
+			rep.Stopped = fmt.Sprintf("stopped after %d failed cases (--max-failures %d)", unexpected, opt.MaxFailures)
+			break
 		}
 	}
 	if opt.Known != nil {
 		rep.applyKnown(*opt.Known)
+	}
+	if rep.Stopped != "" {
+		return rep
 	}
 	// A stray line after the last answer is an answer given twice.
 	if line, err := lr.next(ctx, 50*time.Millisecond); err == nil {
