@@ -25,6 +25,22 @@ func TestConformHelpNamesTheProtocolAndAMinimalAdapter(t *testing.T) {
 			t.Errorf("the help names %s: %v", path, err)
 		}
 	}
+	// The protocol document shows the same minimal adapter.
+	doc, err := os.ReadFile("../../fixtures/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```python\n"+unindent(minimalAdapter)+"\n```") {
+		t.Errorf("fixtures/README.md does not show the help's minimal adapter")
+	}
+}
+
+func unindent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // minimalScript writes the help's minimal adapter to a file, unindented.
@@ -34,12 +50,8 @@ func minimalScript(t *testing.T) (python, path string) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	var lines []string
-	for _, l := range strings.Split(minimalAdapter, "\n") {
-		lines = append(lines, strings.TrimPrefix(l, "  "))
-	}
 	path = filepath.Join(t.TempDir(), "minimal.py")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(unindent(minimalAdapter)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return python, path

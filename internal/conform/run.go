@@ -176,7 +176,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	// says what happened, the same way every time.
 	send := func(v any) { _ = enc.Encode(v) }
 
-	send(Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}})
+	send(harnessHello())
 	rep.waitFrom = time.Now()
 	line, err := lr.next(ctx, opt.Startup)
 	if err != nil {
@@ -232,11 +232,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	var lastID string
 	unexpected := 0 // failed cases the list of known differences does not name
 	for _, c := range todo {
-		input := c.Input
-		if input == nil {
-			input = map[string]any{}
-		}
-		send(Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input})
+		send(c.request())
 		rep.waitFrom = time.Now()
 		line, err := lr.next(ctx, opt.Timeout)
 		if err != nil {
@@ -306,6 +302,20 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		}
 	}
 	return rep
+}
+
+// harnessHello is the first line the harness writes.
+func harnessHello() Hello {
+	return Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}}
+}
+
+// request is the line the harness writes for case c.
+func (c Case) request() Request {
+	input := c.Input
+	if input == nil {
+		input = map[string]any{}
+	}
+	return Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input}
 }
 
 // answerID digs the id out of a line that is not valid JSON, if it is
