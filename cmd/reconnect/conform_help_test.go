@@ -93,7 +93,7 @@ func TestConformMaxFailuresStopsEarly(t *testing.T) {
 	}
 	python, path := minimalScript(t)
 	out, _, status := runCLI("conform", "--only", "rtb1", "--max-failures", "12", "--", python, path)
-	if status != 1 || !strings.Contains(out, "STOPPED: stopped after 12 failed cases (--max-failures 12)") || !strings.Contains(out, " 12 failed, ") {
+	if status != 1 || !strings.Contains(out, "STOPPED: after 12 failed cases (--max-failures 12)") || !strings.Contains(out, " 12 failed, ") {
 		t.Fatalf("status %d:\n%s", status, out)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")

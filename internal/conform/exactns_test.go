@@ -184,7 +184,7 @@ func TestMaxFailuresStopsTheRunWithAPartialReport(t *testing.T) {
 		t.Fatalf("the mutation fails only %d cases", all.Failed)
 	}
 	rep := run(t, withoutExactNs(truncated), Options{Only: []string{AreaRTB1}, MaxFailures: 3})
-	if rep.Failed != 3 || rep.NotRun == 0 || rep.ExitCode() != ExitFail || rep.Stopped != "stopped after 3 failed cases (--max-failures 3)" {
+	if rep.Failed != 3 || rep.NotRun == 0 || rep.ExitCode() != ExitFail || rep.Stopped != "after 3 failed cases (--max-failures 3)" {
 		t.Fatalf("%s, stopped %q, exit %d", rep.Summary(), rep.Stopped, rep.ExitCode())
 	}
 	if rep.Passed+rep.Failed+rep.NotRun != all.Passed+all.Failed {

@@ -66,7 +66,7 @@ type Report struct {
 	// twice, a bad hello), or how the run could not be started.
 	Broken string `json:"broken,omitempty"`
 	// Stopped says why the run ended early without the adapter's fault:
-	// the whole-run deadline or an interrupt.
+	// the whole-run deadline, an interrupt or Options.MaxFailures.
 	Stopped string `json:"stopped,omitempty"`
 	// Usage is set when Broken is a mistake in the options (--only an
 	// area the adapter does not implement).

@@ -282,7 +282,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 			rep.pass(c)
 		}
 		if opt.MaxFailures > 0 && unexpected >= opt.MaxFailures && rep.NotRun > 0 {
-			rep.Stopped = fmt.Sprintf("stopped after %d failed cases (--max-failures %d)", unexpected, opt.MaxFailures)
+			rep.Stopped = fmt.Sprintf("after %d failed cases (--max-failures %d)", unexpected, opt.MaxFailures)
 			break
 		}
 	}
