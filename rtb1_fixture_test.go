@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,15 +85,22 @@ func oracleDelayNs(initialNs, n int64, u float64) int64 {
 	if initialNs <= 0 {
 		return 0
 	}
-	x := toFloat64(new(big.Rat).SetInt64(initialNs))
-	x = toFloat64(x.Mul(x, oracleCoefficient(n)))
-	x = toFloat64(x.Mul(x, oracleJitter(u)))
+	x := oracleProduct(initialNs, n, u)
 	if x.Cmp(ratMaxDur) >= 0 {
 		return math.MaxInt64
 	}
 	x.Add(x, ratHalf)
 	q := new(big.Int).Quo(x.Num(), x.Denom()) // floor, x > 0
 	return q.Int64()
+}
+
+// oracleProduct is the float64 product initial × backoff × jitter in
+// nanoseconds, before any rounding to a whole nanosecond, as an exact
+// rational.
+func oracleProduct(initialNs, n int64, u float64) *big.Rat {
+	x := toFloat64(new(big.Rat).SetInt64(initialNs))
+	x = toFloat64(x.Mul(x, oracleCoefficient(n)))
+	return toFloat64(x.Mul(x, oracleJitter(u)))
 }
 
 // exactDelay is the real-valued RTB1 delay with no float64 rounding at all:
@@ -302,6 +310,36 @@ func buildRTB1Fixture() rtb1File {
 	}
 	bounds("rtb1-bounds-saturate-n4", "both bounds saturate", sat, 4, nil)
 
+	// Rounding to a whole nanosecond, where the ways of rounding differ.
+	// The draws u = 5/128 and 5/256 make 0.2·u a power of two, so the
+	// jitter coefficient is exactly 127/128 or 255/256 and the delay is an
+	// exact product: a tie k + 1/2 with k even (halves to even goes down,
+	// away from zero up), or an odd whole number from 2^52 ns on, where
+	// floor(x + 0.5) goes up because x + 0.5 rounds to even in float64.
+	// TestFixtureRTB1RoundingCases checks each is what its id says.
+	for _, c := range []struct {
+		kind  string
+		ms, n int64
+		u     float64
+		note  string
+	}{
+		{"tie", 3, 1, 0x5p-7, "2976562.5 ns: halves away from zero give 2976563, halves to even 2976562"},
+		{"tie", 7, 1, 0x5p-7, "6945312.5 ns: halves away from zero give 6945313, halves to even 6945312"},
+		{"tie", 15003, 1, 0x5p-7, "14885789062.5 ns: halves away from zero give 14885789063, halves to even 14885789062"},
+		{"tie", 2003, 5, 0x5p-8, "3990351562.5 ns: halves away from zero give 3990351563, halves to even 3990351562"},
+		{"2^52", 4539061550, 1, 0x5p-7, "an odd whole number of nanoseconds above 2^52: floor(x + 0.5) is 1 ns too high"},
+		{"2^52", 4521262252, 1, 0x5p-8, "an odd whole number of nanoseconds above 2^52: floor(x + 0.5) is 1 ns too high"},
+		{"2^52", 2269530775, 5, 0x5p-7, "an odd whole number of nanoseconds above 2^52: floor(x + 0.5) is 1 ns too high"},
+	} {
+		d := oracleDelayNs(c.ms*1e6, c.n, c.u)
+		add(rtb1Item{
+			ID:   fmt.Sprintf("rtb1-%s-i%d-n%d-u%s", c.kind, c.ms, c.n, strconv.FormatFloat(c.u, 'g', -1, 64)),
+			Spec: "RTB1", Function: "retryDelay", Comment: c.note,
+			Initial: json.Number(strconv.FormatInt(c.ms, 10)), Attempt: i64(c.n), U: floatNumber(c.u),
+			ExpectedDelayMs: msFromNs(d), ExpectedDelayNs: strconv.FormatInt(d, 10),
+		})
+	}
+
 	// The bands the cross-SDK unit test spec uses for a 2000 ms timeout,
 	// rounded to whole milliseconds there.
 	for n, band := range [][]int64{{1600, 2000}, {2133, 2667}, {2667, 3333}, {3200, 4000}, {3200, 4000}} {
@@ -321,6 +359,50 @@ func signedID(n int64) string {
 
 func TestFixtureRTB1MatchesOracle(t *testing.T) {
 	checkGolden(t, "rtb1.json", buildRTB1Fixture())
+}
+
+// TestFixtureRTB1RoundingCases checks the rounding cases are what their
+// ids say: "rtb1-tie-…" a float64 product k + 1/2 with k even,
+// "rtb1-2^52-…" an odd whole float64 product in [2^52, 2^53) ns; and that
+// their exact real value is the same number (so an integer implementation
+// meets the same tie).
+func TestFixtureRTB1RoundingCases(t *testing.T) {
+	var f rtb1File
+	loadFixture(t, "rtb1.json", &f)
+	ties, edges := 0, 0
+	for _, it := range f.Items {
+		tie, edge := strings.HasPrefix(it.ID, "rtb1-tie-"), strings.HasPrefix(it.ID, "rtb1-2^52-")
+		if !tie && !edge {
+			continue
+		}
+		ms, err := strconv.ParseInt(string(it.Initial), 10, 64)
+		if err != nil {
+			t.Fatalf("%s: initialMs %s", it.ID, it.Initial)
+		}
+		u := rawU(t, it.U)
+		x := oracleProduct(ms*1e6, *it.Attempt, u)
+		if x.Cmp(exactDelay(ms*1e6, *it.Attempt, u)) != 0 {
+			t.Errorf("%s: the float64 product %s is not the exact value", it.ID, x.RatString())
+		}
+		twice := new(big.Rat).Mul(x, ratTwo)
+		switch {
+		case tie:
+			ties++
+			// x = k + 1/2 with k even: 2x is an integer ≡ 1 (mod 4).
+			if !twice.IsInt() || new(big.Int).Mod(twice.Num(), big.NewInt(4)).Int64() != 1 {
+				t.Errorf("%s: %s ns is not k + 1/2 with k even", it.ID, x.FloatString(3))
+			}
+		case edge:
+			edges++
+			lo, hi := new(big.Rat).SetFloat64(0x1p52), new(big.Rat).SetFloat64(0x1p53)
+			if !x.IsInt() || x.Num().Bit(0) != 1 || x.Cmp(lo) < 0 || x.Cmp(hi) >= 0 {
+				t.Errorf("%s: %s ns is not an odd whole number in [2^52, 2^53)", it.ID, x.FloatString(3))
+			}
+		}
+	}
+	if ties < 2 || edges < 2 {
+		t.Fatalf("%d tie and %d 2^52 cases, want at least 2 of each", ties, edges)
+	}
 }
 
 // TestFixtureRTB1AgainstFunctions runs every committed case against the

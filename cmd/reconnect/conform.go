@@ -26,9 +26,29 @@ func (e errFailed) Error() string { return e.summary }
 // exitStatus is the status to exit with: 1 unless set.
 func (e errFailed) exitStatus() int { return max(e.status, 1) }
 
-const conformSynopsis = "[--only AREA,…] [--require AREA,…] [--startup D] [--timeout D] [--deadline D] [--format text|json|junit] [--fixtures DIR] [--known FILE] (--self | -- CMD ARGS…)\n\n" +
+const conformSynopsis = "[--only AREA,…] [--require AREA,…] [--startup D] [--timeout D] [--deadline D] [--format text|json|junit] [--fixtures DIR] [--known FILE] [--max-failures N] (--self | -- CMD ARGS…)\n\n" +
 	"exit status: 0 every selected case passed; 1 a case failed, nothing ran, a required\n" +
-	"area is missing or the run was stopped; 2 usage, fixture or adapter protocol error"
+	"area is missing or the run was stopped; 2 usage, fixture or adapter protocol error\n\n" +
+	"The protocol (JSON lines on the adapter's stdin and stdout: a hello, then one\n" +
+	"request per case) is in fixtures/README.md, section \"Conformance protocol\".\n" +
+	"A complete adapter: conformance/js/adapter.mjs. A minimal one, in Python, that\n" +
+	"answers RTB1's backoffCoefficient and rejects every other case\n" +
+	"(reconnect conform --only rtb1 -- python3 minimal.py):\n\n" +
+	minimalAdapter
+
+// minimalAdapter is the minimal adapter the help shows (indented by two
+// spaces); its test runs it under the harness.
+const minimalAdapter = `  import json, sys
+  for line in sys.stdin:
+      req = json.loads(line)
+      if req.get("type") == "hello":
+          out = {"type": "hello", "protocol": 1, "implements": ["rtb1"], "name": "minimal"}
+      elif req["function"] == "backoffCoefficient":
+          n = max(req["input"]["attempt"], 1)
+          out = {"id": req["id"], "result": {"coefficient": min((n + 2) / 3, 2)}}
+      else:
+          out = {"id": req["id"], "error": {"message": "not implemented"}}
+      print(json.dumps(out), flush=True)`
 
 func runConform(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("conform", conformSynopsis, stdout)
@@ -42,6 +62,7 @@ func runConform(args []string, stdout, _ io.Writer) error {
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	dir := fs.String("fixtures", "", "read the fixtures from this directory instead of the built-in copy")
 	known := fs.String("known", "", "a JSON list of known differences: cases reported as known, and an error if one passes")
+	maxFailures := fs.Int("max-failures", 0, "stop after this many failed cases (known differences not counted) and report what ran; 0 means never")
 	dashes := slices.Index(args, "--")
 	if err := fs.parseFlags(args); err != nil {
 		return err
@@ -63,13 +84,16 @@ func runConform(args []string, stdout, _ io.Writer) error {
 			return usagef("%s %v: want a duration above 0 and at most 24h, e.g. 30s", d.name, d.v)
 		}
 	}
+	if *maxFailures < 0 {
+		return usagef("--max-failures %d: want 0 (never stop early) or more", *maxFailures)
+	}
 	if *asJSON {
 		*format = "json"
 	}
 	if !slices.Contains([]string{"text", "json", "junit"}, *format) {
 		return usagef("--format %q: want text, json or junit", *format)
 	}
-	opt := conform.Options{Startup: *startup, Timeout: *timeout, Deadline: *deadline}
+	opt := conform.Options{Startup: *startup, Timeout: *timeout, Deadline: *deadline, MaxFailures: *maxFailures}
 	for _, l := range []struct {
 		flag string
 		list string

@@ -24,13 +24,37 @@
 // (doUri) answered by the platform's own response handler for the case's
 // status and body. ably-js exposes no function for the preferred-host
 // cache; those cases are answered with an error saying so.
+//
+// --ably DIR runs another copy of the package (its directory, usually
+// node_modules/<name>), as conformance/ably-js-versions/run.mjs does for every
+// published version it installs. Older versions lack some of these
+// functions: an area whose functions are missing is not declared in the
+// hello (its cases are "not implemented by the adapter"), and the name
+// says what is missing. Before ably-js had Utils.getRetryTime, its
+// ConnectionManager computed the same product inline, initial ×
+// getBackoffCoefficient(n) × getJitterCoefficient(); the adapter then
+// calls those two in that order. Before REC1 (no options.primaryDomain)
+// the primary host is options.restHost.
 import { createInterface } from "node:readline";
 import { readFileSync } from "node:fs";
-import Ably from "ably";
+import { createRequire } from "node:module";
+import path from "node:path";
 
-const version = JSON.parse(readFileSync(new URL("./node_modules/ably/package.json", import.meta.url))).version;
-const Utils = Ably.Realtime.Utils;
-const hosts = process.argv.includes("--hosts");
+const args = process.argv.slice(2);
+const hosts = args.includes("--hosts");
+const ablyDir = args.includes("--ably") ? path.resolve(args[args.indexOf("--ably") + 1] ?? ".") : null;
+// A package under node_modules is required by its name from there, so that
+// its package.json "exports" apply (2.0 has no "main").
+const Ably =
+  ablyDir && path.basename(path.dirname(ablyDir)) === "node_modules"
+    ? createRequire(path.join(ablyDir, "../../package.json"))(path.basename(ablyDir))
+    : createRequire(import.meta.url)(ablyDir ?? "ably");
+const version = JSON.parse(readFileSync(ablyDir ? path.join(ablyDir, "package.json") : new URL("./node_modules/ably/package.json", import.meta.url))).version;
+const Utils = Ably.Realtime?.Utils ?? {};
+const fn = (f) => typeof f === "function";
+const getRetryTime = fn(Utils.getRetryTime)
+  ? Utils.getRetryTime
+  : (initialMs, n) => initialMs * Utils.getBackoffCoefficient(n) * Utils.getJitterCoefficient();
 
 // withRandom runs f with Math.random returning the draws in turn (the last
 // one again if f draws more).
@@ -61,7 +85,7 @@ function resolveHosts({ endpoint, environment, fallbackHosts }) {
     if (e?.code === 40106) e.field = "environment";
     throw e;
   }
-  return { primary: o.primaryDomain, fallbacks: o.fallbackHosts ?? [] };
+  return { primary: o.primaryDomain ?? o.restHost, fallbacks: o.fallbackHosts ?? [] };
 }
 
 // The error object ably-js's Node HTTP client hands to shouldFallback for
@@ -112,11 +136,11 @@ async function answer({ function: fn, input: x }) {
     case "jitterCoefficient":
       return { jitter: withRandom([num(x.u)], () => Utils.getJitterCoefficient()) };
     case "retryDelay":
-      return { delayMs: withRandom([num(x.u)], () => Utils.getRetryTime(x.initialMs, x.attempt)) };
+      return { delayMs: withRandom([num(x.u)], () => getRetryTime(x.initialMs, x.attempt)) };
     case "retryBounds":
       return {
-        lowerMs: withRandom([1], () => Utils.getRetryTime(x.initialMs, x.attempt)),
-        upperMs: withRandom([0], () => Utils.getRetryTime(x.initialMs, x.attempt)),
+        lowerMs: withRandom([1], () => getRetryTime(x.initialMs, x.attempt)),
+        upperMs: withRandom([0], () => getRetryTime(x.initialMs, x.attempt)),
       };
     case "resolveHosts":
       return resolveHosts(x);
@@ -130,13 +154,49 @@ async function answer({ function: fn, input: x }) {
   throw new Error(`ably-js ${version} exposes no function for ${fn}`);
 }
 
+// missing lists, per area, the functions this version lacks.
+function missingFunctions() {
+  const rtb1 = ["getBackoffCoefficient", "getJitterCoefficient"].filter((f) => !fn(Utils[f])).map((f) => `Utils.${f}`);
+  const host = fn(Utils.arrChooseN) ? [] : ["Utils.arrChooseN"];
+  let h;
+  try {
+    h = platformHttp();
+  } catch {
+    // no Rest client or no HTTP client on it
+  }
+  if (!h) host.push("rest.http.platformHttp");
+  for (const f of h ? ["shouldFallback", "checkConnectivity", "doUri", "_handler"] : []) {
+    if (!fn(h[f])) host.push(`rest.http.platformHttp.${f}`);
+  }
+  return { rtb1, hosts: host };
+}
+
+function helloAnswer() {
+  const missing = missingFunctions();
+  const implements_ = [];
+  const notes = [];
+  if (missing.rtb1.length === 0) {
+    implements_.push("rtb1");
+    if (!fn(Utils.getRetryTime)) notes.push("no Utils.getRetryTime: the delay as its ConnectionManager computes it");
+  } else {
+    notes.push(`rtb1 not implemented: no ${missing.rtb1.join(", ")}`);
+  }
+  if (hosts && missing.hosts.length === 0) {
+    implements_.push("hosts");
+  } else if (hosts) {
+    notes.push(`hosts not implemented: no ${missing.hosts.join(", ")}`);
+  }
+  const note = notes.length ? `; ${notes.join("; ")}` : "";
+  return { type: "hello", protocol: 1, implements: implements_, name: `ably-js ${version} (npm${note})`, domain: "spec" };
+}
+
 // One request at a time, in order.
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
   if (!line.trim()) continue;
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: hosts ? ["rtb1", "hosts"] : ["rtb1"], name: `ably-js ${version} (npm)`, domain: "spec" };
+    resp = helloAnswer();
   } else {
     try {
       resp = { id: req.id, result: await answer(req) };

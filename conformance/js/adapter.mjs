@@ -6,7 +6,9 @@
 //
 // Protocol (version 1): one JSON object per line on stdin, one answer per
 // line on stdout. The first request is {"type":"hello",...}; the answer
-// names the areas implemented. Every other request is
+// names the areas implemented and declares exactNs: the RTB1 delays and
+// bounds are also answered in whole nanoseconds (delayNs, lowerNs, upperNs,
+// decimal strings compared exactly). Every other request is
 // {"id","area","function","input"} and is answered {"id","result"} or
 // {"id","error":{"field","message"}}. Anything for humans goes to stderr.
 import { createInterface } from "node:readline";
@@ -14,7 +16,7 @@ import { createInterface } from "node:readline";
 // ---- RTB1 -------------------------------------------------------------------
 
 const MAX_NS = 2 ** 63; // the first value a signed 64-bit nanosecond count cannot hold
-const MAX_MS = 9223372036854.775807;
+const SATURATED_NS = 9223372036854775807n; // the largest one
 
 const num = (v) => (typeof v === "string" ? Number(v) : v); // "NaN", "Infinity", "-Infinity"
 
@@ -32,14 +34,28 @@ export function jitterCoefficient(u) {
   return 1 - 0.2 * clampU(u);
 }
 
-// retryDelayMs follows the arithmetic the fixtures fix: double precision,
-// initial × backoff × jitter, rounded to the nearest nanosecond, saturating.
-export function retryDelayMs(initialMs, n, u) {
-  if (!(initialMs > 0)) return 0;
-  const ns = initialMs * 1e6 * backoffCoefficient(n) * jitterCoefficient(u);
-  if (ns >= MAX_NS) return MAX_MS;
-  return Math.round(ns) / 1e6;
+// roundNs rounds a non-negative number of nanoseconds to the nearest
+// integer, halves away from zero. Math.round is exact at every magnitude
+// (unlike Math.floor(x + 0.5), which is wrong at 0.49999999999999994 and
+// for odd integers from 2^52 on).
+const roundNs = (ns) => Math.round(ns);
+
+// retryDelayNs follows the arithmetic the fixtures fix: double precision,
+// initial (in whole nanoseconds) × backoff × jitter, rounded to the nearest
+// nanosecond, saturating. It returns a BigInt: above 2^53 a double cannot
+// be printed digit for digit with String().
+export function retryDelayNs(initialMs, n, u) {
+  if (!(initialMs > 0)) return 0n;
+  const ns = Math.round(initialMs * 1e6) * backoffCoefficient(n) * jitterCoefficient(u);
+  if (ns >= MAX_NS) return SATURATED_NS;
+  return BigInt(roundNs(ns));
 }
+
+// msOf writes whole nanoseconds as milliseconds: the whole milliseconds and
+// the remainder are each exact doubles, so only the sum rounds.
+const msOf = (ns) => Number(ns / 1000000n) + Number(ns % 1000000n) / 1e6;
+
+export const retryDelayMs = (initialMs, n, u) => msOf(retryDelayNs(initialMs, n, u));
 
 // ---- Transport fallback ---------------------------------------------------------
 
@@ -267,10 +283,14 @@ function answer({ function: fn, input: x }) {
       return { coefficient: backoffCoefficient(x.attempt) };
     case "jitterCoefficient":
       return { jitter: jitterCoefficient(num(x.u)) };
-    case "retryDelay":
-      return { delayMs: retryDelayMs(x.initialMs, x.attempt, num(x.u)) };
-    case "retryBounds":
-      return { lowerMs: retryDelayMs(x.initialMs, x.attempt, 1), upperMs: retryDelayMs(x.initialMs, x.attempt, 0) };
+    case "retryDelay": {
+      const ns = retryDelayNs(x.initialMs, x.attempt, num(x.u));
+      return { delayMs: msOf(ns), delayNs: String(ns) };
+    }
+    case "retryBounds": {
+      const [lower, upper] = [retryDelayNs(x.initialMs, x.attempt, 1), retryDelayNs(x.initialMs, x.attempt, 0)];
+      return { lowerMs: msOf(lower), upperMs: msOf(upper), lowerNs: String(lower), upperNs: String(upper) };
+    }
     case "decidePending": {
       const [decision, rule] = decidePending(x.candidate, x.mode, x.pending, x.active);
       return { decision, rule };
@@ -313,7 +333,7 @@ rl.on("line", (line) => {
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "preference"], name: "reconnect-js-reference" };
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "preference"], name: "reconnect-js-reference", exactNs: true };
   } else {
     try {
       resp = { id: req.id, result: answer(req) };

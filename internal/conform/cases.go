@@ -37,6 +37,11 @@ type Case struct {
 	Function string
 	Input    map[string]any
 	Expected map[string]any
+	// ExactNs holds the exact-nanosecond results (delayNs, lowerNs,
+	// upperNs: decimal strings) of the fixture item, compared exactly. An
+	// adapter that declares "exactNs" in its hello must answer them; one
+	// that does not may, and what it answers is checked.
+	ExactNs map[string]any
 	// Outside names the totality decision the case checks when its inputs
 	// are outside the spec's domain (no conforming SDK's own code produces
 	// them); empty for a case in the spec's domain.
@@ -124,11 +129,19 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 		case k == "id" || k == "spec" || k == "function" || k == "_comment" || k == "reachable":
 		case k == "expected":
 			return nil, errors.New(`a key "expected" names no result`)
-		case strings.HasPrefix(k, "expected") && k != "expectedCoefficientExact" && !strings.HasSuffix(k, "Ns"):
+		case strings.HasPrefix(k, "expected") && k != "expectedCoefficientExact":
 			name := strings.TrimPrefix(k, "expected")
-			c.Expected[strings.ToLower(name[:1])+name[1:]] = v
+			name = strings.ToLower(name[:1]) + name[1:]
+			if strings.HasSuffix(k, "Ns") {
+				if c.ExactNs == nil {
+					c.ExactNs = map[string]any{}
+				}
+				c.ExactNs[name] = v
+				continue
+			}
+			c.Expected[name] = v
 		case strings.HasPrefix(k, "expected"), k == "utsBandMs":
-			// Exact-nanosecond and documentary fields: not asked of adapters.
+			// Documentary fields: not asked of adapters.
 		default:
 			c.Input[k] = v
 		}

@@ -45,8 +45,42 @@ func rawActual(line []byte) json.RawMessage {
 	return rawJSON(v)
 }
 
-// check compares an answer with the expectation and returns every
-// mismatch, in key order.
+// withExactNs returns c with its exact-nanosecond results added to the
+// expected ones: all of them when the adapter declared exactNs, else those
+// the adapter answered (what it answers is checked).
+func withExactNs(c Case, exactNs bool, result map[string]any) Case {
+	if len(c.ExactNs) == 0 {
+		return c
+	}
+	want := clone(c.Expected)
+	for k, v := range c.ExactNs {
+		if _, answered := result[k]; exactNs || answered {
+			want[k] = v
+		}
+	}
+	c.Expected = want
+	return c
+}
+
+// resultKeys lists the result keys a case has: its expected results and
+// its exact-nanosecond ones.
+func resultKeys(c Case) []string {
+	keys := make([]string, 0, len(c.Expected)+len(c.ExactNs))
+	for k := range c.Expected {
+		keys = append(keys, k)
+	}
+	for k := range c.ExactNs {
+		if _, dup := c.Expected[k]; !dup {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// check compares an answer with the expectation (c after withExactNs) and
+// returns every mismatch, in key order: a result key missing, a value that
+// differs, and a result key the case does not have.
 func check(c Case, resp Response, tol Tolerance) []Mismatch {
 	want, wantErr := c.Expected["error"].(map[string]any)
 	if resp.Error != nil {
@@ -64,20 +98,32 @@ func check(c Case, resp Response, tol Tolerance) []Mismatch {
 	if wantErr {
 		return []Mismatch{{Key: "error", Expected: rawJSON(want), Actual: rawJSON(resp.Result), Problem: "expected an error"}}
 	}
-	keys := make([]string, 0, len(c.Expected))
+	keys := make([]string, 0, len(c.Expected)+len(resp.Result))
 	for k := range c.Expected {
 		keys = append(keys, k)
+	}
+	own := resultKeys(c)
+	for k := range resp.Result {
+		if _, ok := c.Expected[k]; !ok {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	var out []Mismatch
 	for _, k := range keys {
-		got, ok := resp.Result[k]
-		if !ok {
-			out = append(out, Mismatch{Key: k, Expected: rawJSON(c.Expected[k]), Problem: "missing from the result"})
-			continue
-		}
-		if p := compare(k, c.Expected[k], got, tol); p != "" {
-			out = append(out, Mismatch{Key: k, Expected: rawJSON(c.Expected[k]), Actual: rawJSON(got), Problem: p})
+		got, answered := resp.Result[k]
+		want, expected := c.Expected[k]
+		switch {
+		case !expected && !slices.Contains(own, k):
+			out = append(out, Mismatch{Key: k, Actual: rawJSON(got), Problem: fmt.Sprintf("not a result of %s (its results: %s)", c.Function, strings.Join(own, ", "))})
+		case !expected:
+			// An exact-nanosecond result neither declared nor answered.
+		case !answered:
+			out = append(out, Mismatch{Key: k, Expected: rawJSON(want), Problem: "missing from the result"})
+		default:
+			if p := compare(k, want, got, tol); p != "" {
+				out = append(out, Mismatch{Key: k, Expected: rawJSON(want), Actual: rawJSON(got), Problem: p})
+			}
 		}
 	}
 	return out
@@ -99,6 +145,20 @@ func compare(key string, want, got any, tol Tolerance) string {
 		}
 		if !(math.Abs(g-w) <= limit) {
 			return fmt.Sprintf("difference %s, tolerance %g", string(rawJSON(g-w)), limit)
+		}
+	case string:
+		if strings.HasSuffix(key, "Ns") {
+			g, ok := got.(string)
+			switch {
+			case !ok:
+				return "want a decimal string of whole nanoseconds"
+			case g != w:
+				return "differs (exact nanoseconds, compared as strings)"
+			}
+			return ""
+		}
+		if !jsonEqual(want, got) {
+			return "differs"
 		}
 	case []any:
 		if key == "steps" {

@@ -85,6 +85,8 @@ func fakeAdapter(b string) {
 			case "string-true":
 				fmt.Printf(`{"id":%q,"result":{"coefficient":"1"}}`+"\n", req.ID)
 				continue
+			case "extra-key":
+				resp.Result["surprise"] = true
 			case "wrong-id":
 				resp.ID = "some-other-case"
 			case "twice":

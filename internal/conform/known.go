@@ -50,6 +50,19 @@ func itemOf(id string) string {
 	return item
 }
 
+// lists reports whether k (which may be nil) names the item of case id.
+func (k *Known) lists(id string) bool {
+	if k == nil {
+		return false
+	}
+	for _, d := range k.Differences {
+		if d.Case == itemOf(id) {
+			return true
+		}
+	}
+	return false
+}
+
 // applyKnown moves the failures k lists to the known differences and
 // records the entries whose cases ran and passed.
 func (r *Report) applyKnown(k Known) {

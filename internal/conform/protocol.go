@@ -28,17 +28,21 @@ type Request struct {
 }
 
 // Response is one line the adapter writes back: a hello answer (Type,
-// Protocol, Implements, Name, Domain) or the answer to one case (ID and
-// Result or Error).
+// Protocol, Implements, Name, Domain, ExactNs) or the answer to one case
+// (ID and Result or Error).
 type Response struct {
-	Type       string         `json:"type,omitempty"`
-	Protocol   int            `json:"protocol,omitempty"`
-	Implements []string       `json:"implements,omitempty"`
-	Name       string         `json:"name,omitempty"`
-	Domain     string         `json:"domain,omitempty"`
-	ID         string         `json:"id,omitempty"`
-	Result     map[string]any `json:"result,omitempty"`
-	Error      *AnswerError   `json:"error,omitempty"`
+	Type       string   `json:"type,omitempty"`
+	Protocol   int      `json:"protocol,omitempty"`
+	Implements []string `json:"implements,omitempty"`
+	Name       string   `json:"name,omitempty"`
+	Domain     string   `json:"domain,omitempty"`
+	// ExactNs, in a hello answer, declares that the adapter answers the
+	// exact-nanosecond results (delayNs, lowerNs, upperNs) of the RTB1
+	// delays and bounds, as decimal strings compared exactly.
+	ExactNs bool           `json:"exactNs,omitempty"`
+	ID      string         `json:"id,omitempty"`
+	Result  map[string]any `json:"result,omitempty"`
+	Error   *AnswerError   `json:"error,omitempty"`
 }
 
 // AnswerError is an adapter's error answer: the input field it rejects
@@ -81,7 +85,7 @@ const (
 )
 
 // helloKeys are the keys a hello answer may have.
-var helloKeys = []string{"type", "protocol", "implements", "name", "domain"}
+var helloKeys = []string{"type", "protocol", "implements", "name", "domain", "exactNs"}
 
 // answerKeys are the keys an answer to a case may have.
 var answerKeys = []string{"id", "result", "error"}

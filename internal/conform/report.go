@@ -40,9 +40,12 @@ type OutsideDecision struct {
 // outside the declared domain, not implemented by the adapter or not run
 // (the run stopped early); the cases --only left out are not selected.
 type Report struct {
-	Adapter        string            `json:"adapter"`
-	Implements     []string          `json:"implements"`
-	Domain         string            `json:"domain"`
+	Adapter    string   `json:"adapter"`
+	Implements []string `json:"implements"`
+	Domain     string   `json:"domain"`
+	// ExactNs is set when the adapter declared exactNs: the RTB1 delays
+	// and bounds were also checked to the exact nanosecond.
+	ExactNs        bool              `json:"exactNs"`
 	Passed         int               `json:"passed"`
 	Failed         int               `json:"failed"`
 	OutsideDomain  int               `json:"outsideDomain"`
@@ -63,7 +66,7 @@ type Report struct {
 	// twice, a bad hello), or how the run could not be started.
 	Broken string `json:"broken,omitempty"`
 	// Stopped says why the run ended early without the adapter's fault:
-	// the whole-run deadline or an interrupt.
+	// the whole-run deadline, an interrupt or Options.MaxFailures.
 	Stopped string `json:"stopped,omitempty"`
 	// Usage is set when Broken is a mistake in the options (--only an
 	// area the adapter does not implement).
@@ -207,11 +210,26 @@ func clipText(s string) string {
 	return s
 }
 
+// summaryFirstAt is the number of failures from which the text report
+// gives the verdict and the summary before the failures as well as after.
+const summaryFirstAt = 10
+
 // WriteText prints the failures grouped by spec point, the decisions
-// outside the declared domain, the verdict and the summary.
+// outside the declared domain, the verdict and the summary; with
+// summaryFirstAt failures or more, the verdict and the summary come first
+// too.
 func (r Report) WriteText(w io.Writer) {
 	if r.Adapter != "" {
-		fmt.Fprintf(w, "adapter: %s (implements %s; domain %s)\n", Quote(r.Adapter), listOrNone(r.Implements), r.Domain)
+		exact := ""
+		if r.ExactNs {
+			exact = "; exact nanoseconds"
+		}
+		fmt.Fprintf(w, "adapter: %s (implements %s; domain %s%s)\n", Quote(r.Adapter), listOrNone(r.Implements), r.Domain, exact)
+	}
+	if len(r.Failures) >= summaryFirstAt {
+		// The failures fill more than a screen: the outcome first as well.
+		fmt.Fprintln(w, r.verdict())
+		fmt.Fprintln(w, r.Summary())
 	}
 	bySpec := map[string][]Failure{}
 	var specs []string

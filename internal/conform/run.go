@@ -35,6 +35,11 @@ type Options struct {
 	// differently.
 	Known *Known
 
+	// MaxFailures, if above 0, stops the run once that many cases have
+	// failed (known differences do not count): the report is partial,
+	// says so, and the exit status is 1.
+	MaxFailures int
+
 	// started, if set, is called with the adapter's process id, and env
 	// is added to the adapter's environment (tests).
 	started func(pid int)
@@ -171,7 +176,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	// says what happened, the same way every time.
 	send := func(v any) { _ = enc.Encode(v) }
 
-	send(Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}})
+	send(harnessHello())
 	rep.waitFrom = time.Now()
 	line, err := lr.next(ctx, opt.Startup)
 	if err != nil {
@@ -200,6 +205,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		return stop(nil, "the hello answer declares unknown domain %s (known: %s, %s)", Quote(hello.Domain), DomainAll, DomainSpec)
 	}
 	rep.Adapter = hello.Name
+	rep.ExactNs = hello.ExactNs
 	rep.Implements = hello.Implements
 	for _, a := range opt.Only {
 		if !slices.Contains(hello.Implements, a) {
@@ -224,12 +230,9 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	}
 	rep.NotRun = len(todo)
 	var lastID string
+	unexpected := 0 // failed cases the list of known differences does not name
 	for _, c := range todo {
-		input := c.Input
-		if input == nil {
-			input = map[string]any{}
-		}
-		send(Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input})
+		send(c.request())
 		rep.waitFrom = time.Now()
 		line, err := lr.next(ctx, opt.Timeout)
 		if err != nil {
@@ -264,6 +267,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 			rep.fail(c, rawActual(line), []Mismatch{{Problem: "unknown keys " + quoteList(bad) + " in the answer (known: id, result, error)"}})
 			continue
 		}
+		c = withExactNs(c, hello.ExactNs, resp.Result)
 		ms := check(c, resp, suite.Tolerance)
 		if rep.isOutside(c) {
 			rep.outside(c, len(ms) > 0)
@@ -271,12 +275,22 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		}
 		if len(ms) > 0 {
 			rep.fail(c, actualOf(resp), ms)
+			if !opt.Known.lists(c.ID) {
+				unexpected++
+			}
 		} else {
 			rep.pass(c)
+		}
+		if opt.MaxFailures > 0 && unexpected >= opt.MaxFailures && rep.NotRun > 0 {
+			rep.Stopped = fmt.Sprintf("after %d failed cases (--max-failures %d)", unexpected, opt.MaxFailures)
+			break
 		}
 	}
 	if opt.Known != nil {
 		rep.applyKnown(*opt.Known)
+	}
+	if rep.Stopped != "" {
+		return rep
 	}
 	// A stray line after the last answer is an answer given twice.
 	if line, err := lr.next(ctx, 50*time.Millisecond); err == nil {
@@ -288,6 +302,20 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 		}
 	}
 	return rep
+}
+
+// harnessHello is the first line the harness writes.
+func harnessHello() Hello {
+	return Hello{Type: "hello", Protocol: ProtocolVersion, Areas: Areas, Domains: []string{DomainAll, DomainSpec}}
+}
+
+// request is the line the harness writes for case c.
+func (c Case) request() Request {
+	input := c.Input
+	if input == nil {
+		input = map[string]any{}
+	}
+	return Request{ID: c.ID, Area: c.Area, Function: c.Function, Input: input}
 }
 
 // answerID digs the id out of a line that is not valid JSON, if it is

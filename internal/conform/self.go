@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
@@ -50,7 +51,7 @@ func Serve(h Handler, r io.Reader, w io.Writer) error {
 // Handle answers one request.
 func (Self) Handle(req Request) Response {
 	if req.Type == "hello" {
-		return Response{Type: "hello", Protocol: ProtocolVersion, Implements: Areas, Name: selfName}
+		return Response{Type: "hello", Protocol: ProtocolVersion, Implements: Areas, Name: selfName, ExactNs: true}
 	}
 	res, err := answer(req)
 	if err != nil {
@@ -114,6 +115,12 @@ func durationMs(d time.Duration) float64 {
 	return float64(d/time.Millisecond) + float64(d%time.Millisecond)/1e6
 }
 
+// durationNs is a duration as the protocol's exact-nanosecond results
+// spell it: a decimal string.
+func durationNs(d time.Duration) string {
+	return strconv.FormatInt(int64(d), 10)
+}
+
 var (
 	transports = map[string]reconnect.Transport{"none": reconnect.NoTransport, "websocket": reconnect.WebSocket, "http": reconnect.HTTP}
 	modes      = map[string]reconnect.Mode{"clean": reconnect.ModeClean, "resume": reconnect.ModeResume, "recover": reconnect.ModeRecover, "upgrade": reconnect.ModeUpgrade}
@@ -156,10 +163,11 @@ func answer(req Request) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"delayMs": durationMs(reconnect.RetryDelay(msDuration(in.InitialMs), attempt, u))}, nil
+		d := reconnect.RetryDelay(msDuration(in.InitialMs), attempt, u)
+		return map[string]any{"delayMs": durationMs(d), "delayNs": durationNs(d)}, nil
 	case "retryBounds":
 		lo, hi := reconnect.RetryBounds(msDuration(in.InitialMs), attempt)
-		return map[string]any{"lowerMs": durationMs(lo), "upperMs": durationMs(hi)}, nil
+		return map[string]any{"lowerMs": durationMs(lo), "upperMs": durationMs(hi), "lowerNs": durationNs(lo), "upperNs": durationNs(hi)}, nil
 	case "decidePending":
 		d, rule := reconnect.DecidePending(transports[in.Candidate], modes[in.Mode], transports[in.Pending], transports[in.Active])
 		return map[string]any{"decision": d.String(), "rule": rule}, nil
