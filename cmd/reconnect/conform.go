@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -109,11 +112,21 @@ func runConform(args []string, stdout, _ io.Writer) error {
 	var suite conform.Suite
 	var err error
 	if *dir != "" {
+		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+			return usagef("--fixtures %s: not a folder", *dir)
+		}
 		suite, err = conform.LoadSuite(os.DirFS(*dir))
 	} else {
 		suite, err = conform.LoadSuite(fixtures.FS)
 	}
-	if err != nil {
+	var missing *iofs.PathError
+	switch {
+	case err != nil && *dir != "" && errors.As(err, &missing):
+		return usagef("--fixtures %s: %s: %v (the folder needs every area's file: %s)", *dir,
+			filepath.Join(*dir, missing.Path), missing.Err, strings.Join(conform.AreaFiles(), ", "))
+	case err != nil && *dir != "":
+		return usagef("--fixtures %s: %v", *dir, err)
+	case err != nil:
 		return usagef("--fixtures: %v", err)
 	}
 	if *known != "" {

@@ -253,7 +253,7 @@ func TestConformSelfPassesAndBadUsageIsStatusTwo(t *testing.T) {
 		{[]string{"conform", "--deadline", "1000h", "--self"}, "--deadline 1000h0m0s: want a duration above 0 and at most 24h"},
 		{[]string{"conform", "--format", "xml", "--self"}, `--format "xml": want text, json or junit`},
 		{[]string{"conform", "--", "/nonexistent/adapter"}, "cannot start the adapter"},
-		{[]string{"conform", "--fixtures", "/nonexistent", "--self"}, "--fixtures: "},
+		{[]string{"conform", "--fixtures", "/nonexistent", "--self"}, "--fixtures /nonexistent: not a folder"},
 	} {
 		out, errOut, status := runCLI(c.args...)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
@@ -281,5 +281,17 @@ func TestConformFormatsAndMalformedFixtures(t *testing.T) {
 	_, errOut, status := runCLI("conform", "--self", "--fixtures", dir)
 	if status != 2 || !strings.Contains(errOut, `hosts.json: item 0 (id "r"): "statusRange" is [0,2000000000]`) {
 		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+}
+
+// A --fixtures folder that lacks a file is named with the file.
+func TestConformFixturesDirMissingFileNamesIt(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/rtb1.json", []byte(`{"items":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := runCLI("conform", "--self", "--fixtures", dir)
+	if want := "--fixtures " + dir + ": " + dir + "/transport.json: no such file or directory"; status != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr %q; want it to contain %q", status, errOut, want)
 	}
 }

@@ -68,6 +68,15 @@ var areaFiles = map[string]string{AreaRTB1: "rtb1.json", AreaTransport: "transpo
 // _comment and the expected… ones; its expected result is the expected…
 // fields with the prefix dropped and the first letter lowered
 // (expectedDelayMs → delayMs), as the protocol documents per function.
+// AreaFiles returns the fixture file of every area, in the order of Areas.
+func AreaFiles() []string {
+	out := make([]string, len(Areas))
+	for i, a := range Areas {
+		out[i] = areaFiles[a]
+	}
+	return out
+}
+
 func LoadSuite(fsys fs.FS) (Suite, error) {
 	var s Suite
 	for _, area := range Areas {
