@@ -177,3 +177,86 @@ func TestSimulateStormTradeoffReportsEveryRowAgainstTheAims(t *testing.T) {
 		}
 	}
 }
+
+// The report opens with the recommendation (the mix's band, with the
+// weights), shows "never" instead of the horizon, and every figure with
+// an interval; -o writes it to a file and nothing to standard output.
+func TestSimulateTimeoutReportsTheBandFirstAndNeverForTheHorizon(t *testing.T) {
+	args := []string{"simulate", "timeout", "--clients", "60", "--timeouts", "250ms,2s,10s", "--profiles", "healthy,proxy-blackholes-websocket,offline",
+		"--horizon", "1m", "--policies", "websocket-first"}
+	out, errOut, status := runCLI(args...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	if want := "Recommended short-circuit timeout for this mix: 250ms (the shortest tried, 250ms, is in the band"; !strings.HasPrefix(lines[0], want) {
+		t.Fatalf("first line %q, want it to start %q", lines[0], want)
+	}
+	for _, want := range []string{
+		"Mix (weights normalized): healthy 98.9%, proxy-blackholes-websocket 1.1%.", // 0.90 and 0.01 of the default mix
+		"offline                     no answer: nobody connected within 1m0s",
+		"healthy                     any (250ms to 10s)",
+		"proxy-blackholes-websocket  250ms",
+		"0.0% [0.0, 6.0]", // offline: the connected share with its interval
+		"+1750 [",         // 2 s costs exactly 1.75 s more behind a blackhole, client by client
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "never"); n < 12 {
+		t.Errorf("%d times never; want offline's p50, p90, p99 and mean in each of 3 rows:\n%s", n, out)
+	}
+	if strings.Contains(out, "60000") {
+		t.Errorf("the horizon is shown as a time:\n%s", out)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	svg := filepath.Join(dir, "chart.svg")
+	stdout, errOut, status := runCLI(append(args, "--json", "-o", path, "--svg", svg)...)
+	if status != 0 || stdout != "" {
+		t.Fatalf("status %d, stdout %q, stderr %q", status, stdout, errOut)
+	}
+	var rep struct {
+		Mix     map[string]float64 `json:"mix"`
+		MixBand struct {
+			TiedNs  []int64 `json:"tiedNs"`
+			Choices []struct {
+				Verdict string `json:"verdict"`
+				Diff    struct{ Lo, Hi float64 }
+			} `json:"choices"`
+		} `json:"mixBand"`
+	}
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil || len(rep.MixBand.TiedNs) != 1 || rep.MixBand.TiedNs[0] != int64(250*time.Millisecond) || len(rep.MixBand.Choices) != 3 ||
+		rep.MixBand.Choices[2].Verdict != "worse" || math.Abs(rep.Mix["healthy"]+rep.Mix["proxy-blackholes-websocket"]-1) > 1e-12 {
+		t.Fatalf("%v: %+v", err, rep)
+	}
+	chart, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(chart, []byte(">healthy · wasted<")) || !bytes.Contains(chart, []byte(">mix · cost (s)<")) ||
+		!bytes.Contains(chart, []byte(">never connected within 1m0s<")) || !bytes.Contains(chart, []byte("band 250ms")) {
+		t.Fatalf("%v: %.400s", err, chart)
+	}
+}
+
+// By default simulate timeout writes nothing but standard output: no
+// chart and no report file, in docs/ or anywhere.
+func TestSimulateTimeoutWritesNoFileUnlessAsked(t *testing.T) {
+	o, err := parseTimeoutFlags(nil, io.Discard, os.ReadFile)
+	if err != nil || o.svg != "" || o.out != "" {
+		t.Fatalf("%v: --svg %q, -o %q by default", err, o.svg, o.out)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"simulate", "timeout", "--tie-percent", "101"}, []string{"--tie-percent 101", "0 to 100"}},
+		{[]string{"simulate", "timeout", "--tie-ms", "-1"}, []string{"--tie-ms -1", "want"}},
+		{[]string{"simulate", "timeout", "-o", filepath.Join(t.TempDir(), "missing", "r.txt")}, []string{"-o", "missing"}},
+	} {
+		checkBadInvocation(t, c.args, c.want...)
+	}
+}
