@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
 // Bad simulate invocations that need files fail before simulating, with
@@ -258,5 +260,38 @@ func TestSimulateTimeoutWritesNoFileUnlessAsked(t *testing.T) {
 		{[]string{"simulate", "timeout", "-o", filepath.Join(t.TempDir(), "missing", "r.txt")}, []string{"-o", "missing"}},
 	} {
 		checkBadInvocation(t, c.args, c.want...)
+	}
+}
+
+// The storm chart counts attempts per second, as its title says, and its
+// time axis ends where the last strategy that settled made its last
+// attempt; a strategy still retrying past it says so in its panel.
+func TestStormChartIsPerSecondAndTrimmedToTheData(t *testing.T) {
+	o, err := parseStormFlags([]string{"--clients", "1000"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bucket := 100 * time.Millisecond
+	settled := sim.StormResult{Jitter: "full", Clients: 1000, Reconnected: 1000, Bucket: bucket, Attempts: make([]int, 401)}
+	settled.Attempts[0], settled.Attempts[400] = 1000, 3 // the last attempt at 40 s
+	going := sim.StormResult{Jitter: "none", Clients: 1000, Reconnected: 500, Bucket: bucket, Attempts: make([]int, 6001)}
+	going.Attempts[6000] = 500 // at 600 s
+	m := stormChart([]sim.StormResult{settled, going}, o)
+	if m.XMax != 40 || !strings.Contains(m.Title, "per second") || !strings.Contains(m.YLabel, "per second") {
+		t.Fatalf("x axis to %v, title %q, y label %q", m.XMax, m.Title, m.YLabel)
+	}
+	if y := m.Panels[0].Series[0].Y; y[0] != 10000 || y[400] != 30 {
+		t.Fatalf("1000 and 3 attempts in 100 ms drawn as %v and %v a second", y[0], y[400])
+	}
+	if m.Panels[0].Corner != "" || m.Panels[1].Corner != "attempts go on to 10m0s →" {
+		t.Fatalf("corners %q, %q", m.Panels[0].Corner, m.Panels[1].Corner)
+	}
+	dir := t.TempDir()
+	report := filepath.Join(dir, "storm.txt")
+	if out, errOut, status := runCLI("simulate", "storm", "--clients", "100", "--jitters", "rtb1", "-o", report); status != 0 || out != "" {
+		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	if data, err := os.ReadFile(report); err != nil || !bytes.Contains(data, []byte("100 clients drop at 0 s")) {
+		t.Fatalf("%v: %s", err, data)
 	}
 }

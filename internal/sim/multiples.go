@@ -250,7 +250,7 @@ func (m Multiples) WriteSVG(w io.Writer) error {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" fill="#666666">%s</text>`+"\n", x+3, y0+12, fontAttrs, tick-2, html.EscapeString(mk.Label))
 		}
 		if p.Corner != "" {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" text-anchor="end" fill="#666666">%s</text>`+"\n", x0+mpW-4, y0+12, fontAttrs, tick-2, html.EscapeString(p.Corner))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" %s font-size="%d" text-anchor="end" fill="#666666">%s</text>`+"\n", x0+mpW-4, y0+26, fontAttrs, tick-2, html.EscapeString(p.Corner))
 		}
 		drawn := false
 		for _, s := range p.Series {
