@@ -182,7 +182,8 @@ func printCellTables(w io.Writer, rep timeoutReport, profiles []sim.Profile) {
 			if ch, ok := choices[c.Profile][c.ShortCircuit]; ok && c.Policy == engine.PolicyWebSocketFirst.String() {
 				vs, verdict = "best", ch.Verdict.String()
 				if ch.Verdict != sim.VerdictBest {
-					vs = fmt.Sprintf("%+.0f [%.0f, %.0f]", 1000*ch.Diff.Value, 1000*ch.Diff.Lo, 1000*ch.Diff.Hi)
+					vs = strings.ReplaceAll(fmt.Sprintf("%+.0f [%.0f, %.0f]", 1000*ch.Diff.Value, 1000*ch.Diff.Lo, 1000*ch.Diff.Hi), "-0", "0")
+					vs = strings.ReplaceAll(vs, "+0 ", "0 ")
 				}
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", c.Policy, sc, conn, quant(iv.P50), quant(iv.P90), durText(c.P99, rep.Horizon, full), mean, vs, verdict)

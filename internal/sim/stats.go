@@ -132,11 +132,12 @@ type Equivalence struct {
 // DefaultEquivalence is 2.5 % of the best cost, and never less than
 // 10 ms (0.010 in cost units of a second). Ten milliseconds a connection
 // is below what a user waiting for a connection can notice and below
-// what the lab's real sockets resolve on a loaded machine; 2.5 % is half
-// the simulator's agreement with the lab (within 5 % on most profiles), so
-// a difference below it is not a claim the simulator can make about a
-// real network. On the built-in profiles it gives the same bands for
-// samples of 200 and 2,000 clients and 30 seeds (docs/short-circuit.md).
+// what the lab's real sockets resolve on a loaded machine; 2.5 % is about
+// half the simulator's agreement with the lab (within 10 %, most profiles
+// within 5 %), so a difference below it is not a claim the simulator can
+// make about a real network. On the built-in profiles it gives the same
+// bands for 200 and 2,000 clients and seeds 1 to 5, and for 30 seeds at
+// 200 clients (docs/short-circuit.md).
 var DefaultEquivalence = Equivalence{Rel: 0.025, Abs: 0.010}
 
 // Verdict is how a timeout compares with the best of its band.
