@@ -107,7 +107,11 @@ func printTimeoutReport(w io.Writer, rep timeoutReport, profiles []sim.Profile, 
 	fmt.Fprintln(w, "\nBand per profile (websocket-first):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, b := range rep.Bands {
-		fmt.Fprintf(tw, "  %s\t%s\t(threshold %s ms)\n", b.Of, bandSummary(b, all, rep.Horizon), secMs(b.Threshold))
+		thr := fmt.Sprintf("(threshold %s ms)", secMs(b.Threshold))
+		if b.Connected == 0 {
+			thr = ""
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", b.Of, bandSummary(b, all, rep.Horizon), thr)
 	}
 	tw.Flush()
 	printCellTables(w, rep, profiles)
@@ -139,7 +143,7 @@ func durText(d, horizon time.Duration, allConnected bool) string {
 }
 
 func printCellTables(w io.Writer, rep timeoutReport, profiles []sim.Profile) {
-	fmt.Fprintf(w, "\nEvery cell: %s per cell, seed %d; times in ms with 95 %% intervals (a quantile's from order statistics, a mean's ± 1.96 standard errors);\n",
+	fmt.Fprintf(w, "\nEvery cell: %s per cell, seed %d; times in ms; 95 %% intervals: a quantile's from order statistics, a mean's ± 1.96 standard errors, a share's Wilson's;\n",
 		plural(rep.Clients, "simulated client", "simulated clients"), rep.Seed)
 	fmt.Fprintln(w, "\"never\": that share of clients did not connect within the horizon; a mean marked ≥ counts them as the horizon.")
 	fmt.Fprintln(w, "o1…o5: share of the transport-fallback proposal's five outcomes (websocket-first only);")
@@ -186,15 +190,17 @@ func printCellTables(w io.Writer, rep timeoutReport, profiles []sim.Profile) {
 					vs = strings.ReplaceAll(vs, "+0 ", "0 ")
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", c.Policy, sc, conn, quant(iv.P50), quant(iv.P90), durText(c.P99, rep.Horizon, full), mean, vs, verdict)
-			for _, o := range c.Outcomes {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", c.Policy, sc, conn, quant(iv.P50), quant(iv.P90), quant(iv.P99), mean, vs, verdict)
+			for k, o := range c.Outcomes {
 				if c.Policy == engine.PolicyWebSocketFirst.String() {
-					fmt.Fprintf(tw, "%.0f%%\t", 100*o)
+					fmt.Fprintf(tw, "%.0f ±%.0f%%\t", 100*o, 100*iv.Outcomes[k].Half())
 				} else {
 					fmt.Fprint(tw, "-\t")
 				}
 			}
-			fmt.Fprintf(tw, "%.2f\t%.2f\t%.2f\t%.2f ±%.2f\t%.2f\t%.2f\t\n", c.Opened, c.HTTPOpened, c.HTTPWasted, c.Wasted, iv.Wasted.Half(), c.FallbackRequests, c.ConnectivityChecks)
+			pm := func(v float64, i sim.Interval) string { return fmt.Sprintf("%.2f ±%.2f", v, max(i.Hi-v, v-i.Lo)) }
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", pm(c.Opened, iv.Opened), pm(c.HTTPOpened, iv.HTTPOpened), pm(c.HTTPWasted, iv.HTTPWasted),
+				pm(c.Wasted, iv.Wasted), pm(c.FallbackRequests, iv.FallbackRequests), pm(c.ConnectivityChecks, iv.ConnectivityChecks))
 		}
 		tw.Flush()
 	}

@@ -36,8 +36,41 @@ type Intervals struct {
 	Mean      DurationInterval `json:"mean"`
 	P50       DurationInterval `json:"p50"`
 	P90       DurationInterval `json:"p90"`
+	P99       DurationInterval `json:"p99"`
 	Wasted    Interval         `json:"wastedPerConnection"`
 	Connected Interval         `json:"connectedShare"`
+	// Outcomes[k] is the share of outcome k+1 (Wilson).
+	Outcomes [5]Interval `json:"outcomes"`
+	// Per connection, as the cell's figures of the same names.
+	Opened             Interval `json:"openedPerConnection"`
+	HTTPOpened         Interval `json:"httpOpenedPerConnection"`
+	HTTPWasted         Interval `json:"httpWastedPerConnection"`
+	FallbackRequests   Interval `json:"fallbackRequestsPerConnection"`
+	ConnectivityChecks Interval `json:"connectivityChecksPerConnection"`
+	WebSocketChecks    Interval `json:"webSocketChecksPerConnection"`
+}
+
+// running accumulates a mean and its variance in one pass (Welford).
+type running struct {
+	n        int
+	mean, m2 float64
+}
+
+func (r *running) add(x float64) {
+	r.n++
+	d := x - r.mean
+	r.mean += d / float64(r.n)
+	r.m2 += d * (x - r.mean)
+}
+
+// interval is the mean with its normal 95 % interval, never below 0 (the
+// figures are counts).
+func (r running) interval() Interval {
+	if r.n < 2 {
+		return Interval{r.mean, r.mean, r.mean}
+	}
+	se := math.Sqrt(r.m2/float64(r.n-1)) / math.Sqrt(float64(r.n))
+	return Interval{r.mean, max(0, r.mean-z95*se), r.mean + z95*se}
 }
 
 // meanInterval returns the mean of xs with its normal 95 % interval.
@@ -111,6 +144,7 @@ func intervals(samples []Sample, sorted []time.Duration) Intervals {
 		Mean:      DurationInterval{sec(m.Value), sec(max(m.Lo, 0)), sec(m.Hi)},
 		P50:       quantileInterval(sorted, 0.5),
 		P90:       quantileInterval(sorted, 0.9),
+		P99:       quantileInterval(sorted, 0.99),
 		Wasted:    clampLow(meanInterval(wasted)),
 		Connected: wilson(connected, len(samples)),
 	}

@@ -204,3 +204,21 @@ func TestBandsAreTheSameFor200And2000ClientsAndFiveSeeds(t *testing.T) {
 		}
 	}
 }
+
+// The one-pass interval of a cell's counts is the two-pass one.
+func TestRunningIntervalMatchesTheTwoPassOne(t *testing.T) {
+	xs := []float64{3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}
+	var r running
+	for _, x := range xs {
+		r.add(x)
+	}
+	got, want := r.interval(), meanInterval(xs)
+	if math.Abs(got.Value-want.Value) > 1e-12 || math.Abs(got.Lo-want.Lo) > 1e-12 || math.Abs(got.Hi-want.Hi) > 1e-12 {
+		t.Fatalf("%+v, want %+v", got, want)
+	}
+	var one running
+	one.add(2)
+	if i := one.interval(); i.Lo != 2 || i.Hi != 2 {
+		t.Fatalf("one value: %+v", i)
+	}
+}

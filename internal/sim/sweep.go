@@ -198,6 +198,7 @@ func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients i
 	times := make([]time.Duration, 0, clients)
 	samples := make([]Sample, 0, clients)
 	var sum time.Duration
+	var counts [6]running // opened, HTTP opened, HTTP wasted, fallback, connectivity checks, websocket checks
 	cl := newPairedClient(cfg)
 	for k := range clients {
 		if progress != nil && k%256 == 0 {
@@ -214,6 +215,9 @@ func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients i
 		}
 		if res.Outcome > 0 {
 			c.Outcomes[res.Outcome-1]++
+		}
+		for i, v := range [...]int{res.Opened, res.HTTPOpened, res.HTTPWasted, res.FallbackRequests, res.ConnectivityChecks, res.WebSocketChecks} {
+			counts[i].add(float64(v))
 		}
 		c.Opened += float64(res.Opened)
 		c.HTTPOpened += float64(res.HTTPOpened)
@@ -239,6 +243,13 @@ func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients i
 		c.P50, c.P90, c.P99 = quantile(times, 0.50), quantile(times, 0.90), quantile(times, 0.99)
 	}
 	c.Intervals = intervals(samples, times)
+	for k, o := range c.Outcomes {
+		c.Intervals.Outcomes[k] = wilson(int(math.Round(o*n)), clients)
+	}
+	iv := &c.Intervals
+	for i, f := range []*Interval{&iv.Opened, &iv.HTTPOpened, &iv.HTTPWasted, &iv.FallbackRequests, &iv.ConnectivityChecks, &iv.WebSocketChecks} {
+		*f = counts[i].interval()
+	}
 	return c, samples
 }
 
