@@ -124,7 +124,7 @@ func FuzzParseMix(f *testing.F) {
 // The flag parsers of both studies never panic, and what they accept is
 // within the documented limits.
 func FuzzSimulateFlags(f *testing.F) {
-	for _, s := range []string{"--timeouts 0s", "--mix healthy=1 --profiles healthy", "--cost-per-second NaN",
+	for _, s := range []string{"--timeouts 0s", "--mix healthy=1 --profiles healthy", "--cost-per-second NaN", "--tie-percent NaN", "--tie-ms 1e7",
 		"--clients 5 --horizon 24h", "--bucket 1ms --horizon 6h", "--safe-window 1m --jitters rtb1-safe", "--profile-file x"} {
 		f.Add(s)
 	}
@@ -139,6 +139,9 @@ func FuzzSimulateFlags(f *testing.F) {
 			}
 			if !(o.cost.PerSecond >= 0 && o.cost.PerSecond <= maxWeight && o.cost.PerWasted >= 0 && o.cost.PerWasted <= maxWeight) {
 				t.Fatalf("%q accepted cost %+v", s, o.cost)
+			}
+			if !(o.eq.Rel >= 0 && o.eq.Rel <= 1 && o.eq.Abs >= 0 && o.eq.Abs <= 1000) {
+				t.Fatalf("%q accepted threshold %+v", s, o.eq)
 			}
 		}
 		if o, err := parseStormFlags(args, io.Discard); err == nil {

@@ -356,6 +356,8 @@ func Recommend(cells []Cell, mix map[string]float64, cost Cost) (Recommendation,
 // BestByProfile returns, for every profile with a websocket-first cell in
 // which some client connected, the timeout of least cost for that profile
 // alone, in one pass over the cells (ties go to the shorter timeout).
+// It is a point estimate, which moves with the sample when timeouts are
+// about as good: Bands says which timeouts are as good as the best.
 func BestByProfile(cells []Cell, cost Cost) map[string]time.Duration {
 	type best struct {
 		timeout   time.Duration
