@@ -14,29 +14,35 @@ import (
 // (as a temporary file beside the target) before the run, so that a bad
 // path is reported at once, and renamed into place when finished.
 type output struct {
+	flag string
 	path string
 	tmp  *os.File
 }
 
-// createOutput checks and prepares path; an empty path gives a nil output.
-func createOutput(path string) (*output, error) {
+// createOutput checks and prepares path, given with --svg; an empty path
+// gives a nil output.
+func createOutput(path string) (*output, error) { return createFlagOutput("--svg", path) }
+
+// createFlagOutput checks and prepares path, given with flag; an empty
+// path gives a nil output.
+func createFlagOutput(flag, path string) (*output, error) {
 	if path == "" {
 		return nil, nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, usagef("--svg %s: is a directory; want a file path", path)
+		return nil, usagef("%s %s: is a directory; want a file path", flag, path)
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, usagef("--svg %s: the directory %s does not exist; want a path in an existing directory", path, dir)
+		return nil, usagef("%s %s: the directory %s does not exist; want a path in an existing directory", flag, path, dir)
 	case errors.Is(err, fs.ErrPermission):
-		return nil, usagef("--svg %s: no permission to write in %s; want a writable directory", path, dir)
+		return nil, usagef("%s %s: no permission to write in %s; want a writable directory", flag, path, dir)
 	case err != nil:
-		return nil, usagef("--svg %s: cannot write there (%v); want a writable file path", path, err)
+		return nil, usagef("%s %s: cannot write there (%v); want a writable file path", flag, path, err)
 	}
-	return &output{path: path, tmp: tmp}, nil
+	return &output{flag: flag, path: path, tmp: tmp}, nil
 }
 
 // finish writes the content and moves it into place.
@@ -53,7 +59,7 @@ func (o *output) finish(write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(o.tmp.Name())
-		return fmt.Errorf("--svg %s: %v", o.path, err)
+		return fmt.Errorf("%s %s: %v", o.flag, o.path, err)
 	}
 	return nil
 }

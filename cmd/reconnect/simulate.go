@@ -54,12 +54,18 @@ func parsePolicy(s string) (engine.Policy, error) {
 	return 0, fmt.Errorf("unknown policy %q; want websocket-first, http-first or websocket-check", s)
 }
 
+// timeoutReport is what simulate timeout reports: the band of the mix
+// (the recommendation), every profile's band, and every cell.
 type timeoutReport struct {
-	Seed           uint64                   `json:"seed"`
-	Clients        int                      `json:"clientsPerCell"`
-	Cells          []sim.Cell               `json:"cells"`
-	Recommendation *sim.Recommendation      `json:"recommendation"`
-	BestByProfile  map[string]time.Duration `json:"bestByProfileNs"`
+	Seed        uint64             `json:"seed"`
+	Clients     int                `json:"clientsPerCell"`
+	Horizon     time.Duration      `json:"horizonNs"`
+	Cost        sim.Cost           `json:"cost"`
+	Equivalence sim.Equivalence    `json:"equivalence"`
+	Mix         map[string]float64 `json:"mix"` // normalized weights
+	MixBand     *sim.Band          `json:"mixBand"`
+	Bands       []sim.Band         `json:"bands"`
+	Cells       []sim.Cell         `json:"cells"`
 }
 
 // timeoutOptions are the checked flags of simulate timeout.
@@ -67,8 +73,10 @@ type timeoutOptions struct {
 	sweep    sim.SweepConfig
 	weights  map[string]float64
 	cost     sim.Cost
+	eq       sim.Equivalence
 	asJSON   bool
 	svg      string
+	out      string
 	budget   int64
 	profiles []sim.Profile
 }
@@ -102,12 +110,22 @@ func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([
 	perWasted := fs.Float64("cost-per-wasted", 0.05, "cost of one transport closed while still healthy, 0 to 1e9")
 	horizon := fs.Duration("horizon", 5*time.Minute, "give up on a client after this long, at most 24h")
 	budget := fs.Int64("budget", defaultBudget, "refuse runs estimated to take more engine steps than this (about 150 ns each; 0: no limit)")
+	tiePercent := fs.Float64("tie-percent", 100*sim.DefaultEquivalence.Rel, "a timeout is tied with the best when its cost is within this percentage of the best's (or --tie-ms), 0 to 100")
+	tieMs := fs.Float64("tie-ms", 1000*sim.DefaultEquivalence.Abs, "… or within this many milliseconds of cost, 0 to 1e6")
 	asJSON := fs.Bool("json", false, "write JSON instead of tables")
-	svg := fs.String("svg", "", "also write a chart of mean time to CONNECTED by timeout to this SVG file")
+	svg := fs.String("svg", "", "also write charts (time to CONNECTED and transports wasted by timeout, with intervals) to this SVG file")
+	outPath := fs.String("o", "", "write the report to this file instead of standard output")
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
-	o := &timeoutOptions{asJSON: *asJSON, svg: *svg, budget: *budget}
+	o := &timeoutOptions{asJSON: *asJSON, svg: *svg, out: *outPath, budget: *budget}
+	if !(*tiePercent >= 0 && *tiePercent <= 100) {
+		return nil, usagef("--tie-percent %v: want a number from 0 to 100", *tiePercent)
+	}
+	if !(*tieMs >= 0 && *tieMs <= 1e6) {
+		return nil, usagef("--tie-ms %v: want a number from 0 to 1e6", *tieMs)
+	}
+	o.eq = sim.Equivalence{Rel: *tiePercent / 100, Abs: *tieMs / 1000}
 	switch {
 	case *clients < 1 || *clients > 100000:
 		return nil, usagef("--clients %d: want a whole number from 1 to 100000", *clients)
@@ -248,11 +266,16 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := createOutput(o.svg)
+	chart, err := createOutput(o.svg)
 	if err != nil {
 		return err
 	}
-	defer out.abandon()
+	defer chart.abandon()
+	report, err := createFlagOutput("-o", o.out)
+	if err != nil {
+		return err
+	}
+	defer report.abandon()
 	if o.budget > 0 {
 		est, err := sim.EstimateSteps(o.sweep, 16)
 		if err != nil {
@@ -269,29 +292,40 @@ func runSimulateTimeout(args []string, stdout, stderr io.Writer) error {
 	}
 	prog := newProgress(stderr, "clients simulated")
 	o.sweep.Progress = prog.update
-	cells, err := sim.Sweep(o.sweep)
+	st, err := sim.Run(o.sweep)
 	if err != nil {
 		return err
 	}
-	rep := timeoutReport{Seed: o.sweep.Seed, Clients: o.sweep.Clients, Cells: cells, BestByProfile: map[string]time.Duration{}}
+	rep := timeoutReport{Seed: o.sweep.Seed, Clients: o.sweep.Clients, Horizon: o.sweep.Horizon, Cost: o.cost, Equivalence: o.eq,
+		Cells: st.Cells, Bands: sim.Bands(st, o.cost, o.eq)}
 	if slices.Contains(o.sweep.Policies, engine.PolicyWebSocketFirst) && len(o.weights) > 0 {
-		rec, err := sim.Recommend(cells, o.weights, o.cost)
+		mb, err := sim.MixBand(st, o.weights, o.cost, o.eq)
 		if err != nil {
 			return usagef("--mix: %v", err)
 		}
-		rep.Recommendation = &rec
-		rep.BestByProfile = sim.BestByProfile(cells, o.cost)
+		rep.MixBand = &mb
+		total := weightSum(o.weights)
+		rep.Mix = map[string]float64{}
+		for n, w := range o.weights {
+			rep.Mix[n] = w / total
+		}
 	}
-	if out != nil {
-		if err := out.finish(timeoutChart(cells, o.profiles, o.sweep.Timeouts, o.sweep.Horizon).WriteSVG); err != nil {
+	if chart != nil {
+		if err := chart.finish(timeoutChart(rep, o.profiles, o.sweep.Timeouts).WriteSVG); err != nil {
 			return err
 		}
 	}
-	if o.asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+	write := func(w io.Writer) error {
+		if o.asJSON {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}
+		printTimeoutReport(w, rep, o.profiles, o.sweep.Timeouts)
+		return nil
 	}
-	printTimeoutTables(stdout, rep, o.profiles, o.cost)
-	return nil
+	if report != nil {
+		return report.finish(write)
+	}
+	return write(stdout)
 }

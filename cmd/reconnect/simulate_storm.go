@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +31,7 @@ type stormOptions struct {
 	strategies []sim.Strategy
 	asJSON     bool
 	svg        string
+	out        string
 	tradeoff   bool
 }
 
@@ -48,7 +51,8 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	bucket := fs.Duration("bucket", 100*time.Millisecond, "histogram interval, 1ms to 1m")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
 	asJSON := fs.Bool("json", false, "write JSON instead of a table")
-	svg := fs.String("svg", "", "also write a chart of attempts per interval to this SVG file")
+	svg := fs.String("svg", "", "also write a chart of attempts per second to this SVG file")
+	outPath := fs.String("o", "", "write the report to this file instead of standard output")
 	tradeoff := fs.Bool("tradeoff", false, "instead of comparing strategies, run rtb1-safe over a grid of its options against the aims")
 	if err := fs.parse(args); err != nil {
 		return nil, err
@@ -75,7 +79,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
 		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
 	}
-	o := &stormOptions{asJSON: *asJSON, svg: *svg, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
+	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
 		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
 		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
 	for _, name := range splitList(*strategies) {
@@ -104,6 +108,27 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer out.abandon()
+	report, err := createFlagOutput("-o", o.out)
+	if err != nil {
+		return err
+	}
+	defer report.abandon()
+	if report == nil {
+		return runStorm(o, out, stdout, stderr)
+	}
+	var buf bytes.Buffer
+	if err := runStorm(o, out, &buf, stderr); err != nil {
+		return err
+	}
+	return report.finish(func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+}
+
+// runStorm runs the storms (or the trade-off grid), writes the chart to
+// out if set and the report to stdout.
+func runStorm(o *stormOptions, out *output, stdout, stderr io.Writer) error {
 	if o.tradeoff {
 		return runTradeoff(o, out, stdout, stderr)
 	}
@@ -176,19 +201,33 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 }
 
 // stormChart draws one panel per strategy on shared axes: attempts per
-// interval (log scale) against time since the restart, with the peak and
-// the time 99 % had reconnected in each panel's title, and
-// connectionStateTtl marked where the engine's rules apply.
+// second (each interval's count scaled to a second; log scale) against
+// time since the restart, with the peak and the time 99 % had reconnected
+// in each panel's title, and connectionStateTtl marked where the engine's
+// rules apply. The time axis ends where the last strategy that settled
+// (every client reconnected or gave up) made its last attempt; a panel
+// whose attempts go on past it says so.
 func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
 	c := o.config
-	m := sim.Multiples{Title: fmt.Sprintf("Attempts after a restart (%s clients, down %v, then %s accepted a second)",
+	m := sim.Multiples{Title: fmt.Sprintf("Attempts per second after a restart (%s clients, down %v, then %s accepted a second)",
 		thousands(c.Clients), c.Downtime, thousands(c.Capacity)),
-		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per %v (log scale)", c.Bucket), LogY: true}
+		XLabel: "time since the restart (s)", YLabel: fmt.Sprintf("attempts per second, over %v intervals (log scale)", c.Bucket), LogY: true}
+	end := 0.0 // the last attempt of the strategies that settled
 	for _, r := range results {
+		if r.Reconnected+r.GaveUp >= r.Clients {
+			end = max(end, lastAttempt(r))
+		}
+	}
+	if end == 0 {
+		end = c.Horizon.Seconds()
+	}
+	m.XMax = niceSeconds(end)
+	for _, r := range results {
+		perSecond := float64(time.Second) / float64(r.Bucket)
 		s := sim.Series{Name: "attempts"}
 		for k, a := range r.Attempts {
 			s.X = append(s.X, (time.Duration(k) * r.Bucket).Seconds())
-			s.Y = append(s.Y, float64(a))
+			s.Y = append(s.Y, float64(a)*perSecond)
 		}
 		t99 := "99 % at " + r.T99.Round(100*time.Millisecond).String()
 		if r.Reconnected*100 < r.Clients*99 {
@@ -198,9 +237,36 @@ func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
 		if st, _ := sim.ParseStrategy(r.Jitter); st <= sim.StrategyRTB1Safe && c.Timeouts.ConnectionStateTTL < c.Horizon {
 			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
 		}
+		if last := lastAttempt(r); last > m.XMax {
+			p.Corner = fmt.Sprintf("attempts go on to %v →", (time.Duration(last * float64(time.Second))).Round(time.Second))
+		}
 		m.Panels = append(m.Panels, p)
 	}
 	return m
+}
+
+// lastAttempt is the start of the last interval with an attempt, in
+// seconds.
+func lastAttempt(r sim.StormResult) float64 {
+	for k := len(r.Attempts) - 1; k >= 0; k-- {
+		if r.Attempts[k] > 0 {
+			return (time.Duration(k) * r.Bucket).Seconds()
+		}
+	}
+	return 0
+}
+
+// niceSeconds rounds an axis end up: to 10 s below a minute, to 30 s
+// below ten minutes, then to 5 minutes.
+func niceSeconds(s float64) float64 {
+	step := 300.0
+	switch {
+	case s <= 60:
+		step = 10
+	case s <= 600:
+		step = 30
+	}
+	return max(step, step*math.Ceil(s/step))
 }
 
 // thousands writes n with thousands separators: 1,000,000.

@@ -56,10 +56,15 @@ type simTransport struct {
 // client is one simulated client: an engine, its event queue and the
 // network it talks to.
 type client struct {
-	p       Profile
-	policy  engine.Policy
-	e       *engine.Engine
-	r       *rand.Rand
+	p      Profile
+	policy engine.Policy
+	e      *engine.Engine
+	r      *rand.Rand // the engine's source
+	// The network's draws, one stream per purpose (see the stream
+	// constants); all of them r unless the client was made by
+	// newPairedClient.
+	streams [numStreams]*rand.Rand
+	pcgs    []*rand.PCG // the reseedable sources of a paired client
 	q       eventQueue
 	seq     uint64
 	now     time.Duration
@@ -79,6 +84,21 @@ type client struct {
 
 var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// The random streams of a client. A paired client draws each purpose from
+// its own stream, so that two runs of the same client under different
+// configurations (short-circuit timeouts, policies) see the same network:
+// its k-th websocket attempt has the same fate and latency whatever the
+// timeout, and its k-th HTTP attempt too (common random numbers).
+const (
+	streamEngine         = iota // the engine's jitter and host order
+	streamWebSocket             // websocket attempts: fate and latency
+	streamHTTP                  // HTTP attempts: fate and latency
+	streamConnectivity          // connectivity checks
+	streamWebSocketCheck        // websocket checks
+	streamFlap                  // the flap phase
+	numStreams
+)
+
 // Simulate runs one client with configuration cfg (its Source is replaced
 // by r) on profile p from a connect request at time 0 until it is
 // CONNECTED or horizon passes.
@@ -93,8 +113,43 @@ func newClient(cfg engine.Config, r *rand.Rand) *client {
 	if err != nil {
 		panic("sim: invalid engine configuration: " + err.Error()) // callers validate first
 	}
-	return &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy,
+	c := &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy,
 		acts: make([]engine.Action, 0, 16), q: make(eventQueue, 0, 16)}
+	for i := range c.streams {
+		c.streams[i] = r
+	}
+	return c
+}
+
+// newPairedClient makes a reusable simulated client with one random
+// stream per purpose; reseed it before each run.
+func newPairedClient(cfg engine.Config) *client {
+	pcgs := make([]*rand.PCG, numStreams)
+	for i := range pcgs {
+		pcgs[i] = rand.NewPCG(0, uint64(i))
+	}
+	c := newClient(cfg, rand.New(pcgs[streamEngine]))
+	c.pcgs = pcgs
+	for i := range c.streams {
+		c.streams[i] = rand.New(pcgs[i])
+	}
+	return c
+}
+
+// reseed sets a paired client's streams to those of client number k of
+// the stream family seed: the same (seed, k) gives the same draws.
+func (c *client) reseed(seed, k uint64) {
+	for i, p := range c.pcgs {
+		p.Seed(mix64(seed), mix64(k*numStreams+uint64(i)+1))
+	}
+}
+
+// mix64 is SplitMix64's finalizer: it spreads nearby seeds apart.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // run simulates one connection on profile p, reusing the client's engine
@@ -115,12 +170,12 @@ func SimulateDrop(p Profile, cfg engine.Config, horizon time.Duration, r *rand.R
 // 0, or, with drop, from a drop at 0 of a connection made a second earlier.
 func (c *client) runFrom(p Profile, horizon time.Duration, drop bool) Result {
 	c.e.Reset()
-	*c = client{p: p, e: c.e, r: c.r, primary: c.primary, policy: c.policy,
+	*c = client{p: p, e: c.e, r: c.r, streams: c.streams, pcgs: c.pcgs, primary: c.primary, policy: c.policy,
 		q: c.q[:0], ts: c.ts[:0], timers: c.timers[:0], acts: c.acts[:0]}
 	var res Result
 	if p.Flap != nil {
 		period := time.Duration(p.Flap.PeriodMs * float64(time.Millisecond))
-		c.phase = time.Duration(c.r.Int64N(int64(period)))
+		c.phase = time.Duration(c.streams[streamFlap].Int64N(int64(period)))
 		c.scheduleFlap()
 	}
 	if drop {
@@ -282,10 +337,10 @@ func (c *client) perform(res *Result, ev engine.Event) bool {
 			}
 		case engine.ActionCheckConnectivity:
 			res.ConnectivityChecks++
-			c.check(engine.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up)
+			c.check(engine.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up, c.streams[streamConnectivity])
 		case engine.ActionCheckWebSocket:
 			res.WebSocketChecks++
-			c.check(engine.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass)
+			c.check(engine.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass, c.streams[streamWebSocketCheck])
 		case engine.ActionStateChange:
 			if a.To == engine.Connected {
 				connected = true
@@ -304,9 +359,9 @@ func (c *client) open(res *Result, a engine.Action) {
 	} else {
 		res.FallbackRequests++
 	}
-	path := class.WebSocket
+	path, r := class.WebSocket, c.streams[streamWebSocket]
 	if a.TransportKind == reconnect.HTTP {
-		path = class.HTTP
+		path, r = class.HTTP, c.streams[streamHTTP]
 		res.HTTPOpened++
 	} else if c.firstWS == 0 && a.Mode != reconnect.ModeUpgrade {
 		c.firstWS = a.Transport
@@ -317,7 +372,7 @@ func (c *client) open(res *Result, a engine.Action) {
 			c.firstWSFate = t.fate
 		}
 	}()
-	u := c.r.Float64()
+	u := r.Float64()
 	switch {
 	case !c.networkUp(c.now):
 		t.fate = fateReject
@@ -325,12 +380,12 @@ func (c *client) open(res *Result, a engine.Action) {
 			Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
 	case u < path.Reject:
 		t.fate = fateReject
-		c.push(path.RejectLatency.sample(c.r), engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
+		c.push(path.RejectLatency.sample(r), engine.Event{Kind: engine.EventTransportFailed, Transport: a.Transport,
 			Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
 	case u < path.Reject+path.Blackhole:
 		t.fate = fateBlackhole
 	default:
-		l := path.Connect.sample(c.r)
+		l := path.Connect.sample(r)
 		c.push(l, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
 		c.push(l+l/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 	}
@@ -345,12 +400,12 @@ func (c *client) open(res *Result, a engine.Action) {
 }
 
 // check queues the answer of a connectivity or websocket check.
-func (c *client) check(kind engine.EventKind, ch Check, pUp float64) {
-	u := c.r.Float64()
+func (c *client) check(kind engine.EventKind, ch Check, pUp float64, r *rand.Rand) {
+	u := r.Float64()
 	if u >= pUp && u < pUp+ch.Hang {
 		return // no answer: the engine's timers decide
 	}
-	lat := ch.Latency.sample(c.r)
+	lat := ch.Latency.sample(r)
 	up := u < pUp && c.networkUp(c.now+lat)
 	c.push(lat, engine.Event{Kind: kind, Up: up})
 }

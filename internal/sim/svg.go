@@ -9,6 +9,11 @@ import (
 type Series struct {
 	Name string
 	X, Y []float64
+	// Lo and Hi, when as long as X, are an interval around Y drawn as a
+	// light band (a confidence interval).
+	Lo, Hi []float64
+	// Dashed draws the line dashed (a reference, such as another policy).
+	Dashed bool
 }
 
 // palette is a colour-blind-safe set (Okabe–Ito).

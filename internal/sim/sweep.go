@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -58,6 +57,8 @@ type Cell struct {
 	WebSocketChecks    float64    `json:"webSocketChecksPerConnection"`
 	// Steps is the number of engine steps the cell took: its work.
 	Steps int64 `json:"engineSteps"`
+	// Intervals are 95 % confidence intervals of the figures above.
+	Intervals Intervals `json:"intervals95"`
 }
 
 // ErrSweepBudget is returned (wrapped) when a sweep takes more engine
@@ -100,32 +101,68 @@ func (sc SweepConfig) config(pl plan) (engine.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// Sweep runs the cells in a fixed order (profiles, then policies, then
-// timeouts) with a random stream per cell derived from Seed, so the result
-// depends on nothing but its configuration. With MaxSteps set it stops
-// with ErrSweepBudget once the cells have taken more engine steps.
+// Sample is one simulated client's figures in a cell.
+type Sample struct {
+	TimeToConnect time.Duration // the horizon when not connected
+	Wasted        int32         // transports closed while still healthy
+	Connected     bool
+}
+
+// Study is a sweep's cells with every client's figures: Samples[i] are
+// Cells[i]'s clients in order, and client k of every cell of one profile
+// saw the same network (common random numbers), so figures of two cells
+// of a profile compare client by client.
+type Study struct {
+	Cells   []Cell
+	Samples [][]Sample
+}
+
+// Sweep runs the cells and returns them without the clients' figures.
 func Sweep(sc SweepConfig) ([]Cell, error) {
+	st, err := Run(sc)
+	return st.Cells, err
+}
+
+// Run runs the cells in a fixed order (profiles, then policies, then
+// timeouts). Client k of a profile draws its network (every attempt's
+// fate and latency, every check's answer, the flap phase) and its
+// engine's jitter from streams seeded by (Seed, profile name, k), one
+// stream per purpose, in every cell of that profile: the cells differ only
+// by their configuration, and a profile's figures do not depend on which
+// other profiles are simulated. The result depends on nothing but the
+// configuration. With MaxSteps set it stops with ErrSweepBudget once the
+// cells have taken more engine steps.
+func Run(sc SweepConfig) (Study, error) {
 	plans := sc.plans()
-	cells := make([]Cell, 0, len(plans))
+	st := Study{Cells: make([]Cell, 0, len(plans)), Samples: make([][]Sample, 0, len(plans))}
 	var steps int64
 	for i, pl := range plans {
 		cfg, err := sc.config(pl)
 		if err != nil {
-			return nil, err
+			return Study{}, err
 		}
-		r := rand.New(rand.NewPCG(sc.Seed, uint64(i)+1))
 		var progress func(int)
 		if sc.Progress != nil {
 			total := len(plans) * sc.Clients
 			progress = func(done int) { sc.Progress(i*sc.Clients+done, total) }
 		}
-		cell := runCell(pl.p, cfg, pl.sc, sc.Clients, sc.Horizon, r, progress)
+		cell, samples := runCell(pl.p, cfg, pl.sc, sc.Clients, sc.Horizon, family(sc.Seed, pl.p.Name), progress)
 		if steps += cell.Steps; sc.MaxSteps > 0 && steps > sc.MaxSteps {
-			return nil, fmt.Errorf("%w: more than %d engine steps after %d of %d cells", ErrSweepBudget, sc.MaxSteps, i+1, len(plans))
+			return Study{}, fmt.Errorf("%w: more than %d engine steps after %d of %d cells", ErrSweepBudget, sc.MaxSteps, i+1, len(plans))
 		}
-		cells = append(cells, cell)
+		st.Cells = append(st.Cells, cell)
+		st.Samples = append(st.Samples, samples)
 	}
-	return cells, nil
+	return st, nil
+}
+
+// family is the stream family of a profile's clients under seed.
+func family(seed uint64, profile string) uint64 {
+	h := uint64(14695981039346656037) // FNV-1a
+	for _, b := range []byte(profile) {
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return mix64(seed) ^ h
 }
 
 // pilotCells is how many cells EstimateSteps samples at most.
@@ -148,23 +185,28 @@ func EstimateSteps(sc SweepConfig, pilot int) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		r := rand.New(rand.NewPCG(sc.Seed, uint64(i)+1))
-		steps += float64(runCell(plans[i].p, cfg, plans[i].sc, pilot, sc.Horizon, r, nil).Steps)
+		cell, _ := runCell(plans[i].p, cfg, plans[i].sc, pilot, sc.Horizon, family(sc.Seed, plans[i].p.Name), nil)
+		steps += float64(cell.Steps)
 	}
 	perClient := steps / float64(sampled*pilot)
 	return int64(perClient * float64(len(plans)) * float64(sc.Clients)), nil
 }
 
-func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients int, horizon time.Duration, r *rand.Rand, progress func(done int)) Cell {
+// runCell simulates clients clients of stream family fam on p.
+func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients int, horizon time.Duration, fam uint64, progress func(done int)) (Cell, []Sample) {
 	c := Cell{Profile: p.Name, Policy: cfg.Policy.String(), ShortCircuit: shortCircuit, Clients: clients}
 	times := make([]time.Duration, 0, clients)
+	samples := make([]Sample, 0, clients)
 	var sum time.Duration
-	cl := newClient(cfg, r)
+	var counts [6]running // opened, HTTP opened, HTTP wasted, fallback, connectivity checks, websocket checks
+	cl := newPairedClient(cfg)
 	for k := range clients {
 		if progress != nil && k%256 == 0 {
 			progress(k)
 		}
+		cl.reseed(fam, uint64(k))
 		res := cl.run(p, horizon)
+		samples = append(samples, Sample{TimeToConnect: res.TimeToConnect, Wasted: int32(min(res.Wasted, math.MaxInt32)), Connected: res.Connected})
 		c.Steps += int64(res.Steps)
 		times = append(times, res.TimeToConnect)
 		sum += res.TimeToConnect
@@ -173,6 +215,9 @@ func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients i
 		}
 		if res.Outcome > 0 {
 			c.Outcomes[res.Outcome-1]++
+		}
+		for i, v := range [...]int{res.Opened, res.HTTPOpened, res.HTTPWasted, res.FallbackRequests, res.ConnectivityChecks, res.WebSocketChecks} {
+			counts[i].add(float64(v))
 		}
 		c.Opened += float64(res.Opened)
 		c.HTTPOpened += float64(res.HTTPOpened)
@@ -197,7 +242,15 @@ func runCell(p Profile, cfg engine.Config, shortCircuit time.Duration, clients i
 		c.Mean = sum / time.Duration(len(times))
 		c.P50, c.P90, c.P99 = quantile(times, 0.50), quantile(times, 0.90), quantile(times, 0.99)
 	}
-	return c
+	c.Intervals = intervals(samples, times)
+	for k, o := range c.Outcomes {
+		c.Intervals.Outcomes[k] = wilson(int(math.Round(o*n)), clients)
+	}
+	iv := &c.Intervals
+	for i, f := range []*Interval{&iv.Opened, &iv.HTTPOpened, &iv.HTTPWasted, &iv.FallbackRequests, &iv.ConnectivityChecks, &iv.WebSocketChecks} {
+		*f = counts[i].interval()
+	}
+	return c, samples
 }
 
 // quantile is the nearest-rank quantile of sorted values.
@@ -303,6 +356,8 @@ func Recommend(cells []Cell, mix map[string]float64, cost Cost) (Recommendation,
 // BestByProfile returns, for every profile with a websocket-first cell in
 // which some client connected, the timeout of least cost for that profile
 // alone, in one pass over the cells (ties go to the shorter timeout).
+// It is a point estimate, which moves with the sample when timeouts are
+// about as good: Bands says which timeouts are as good as the best.
 func BestByProfile(cells []Cell, cost Cost) map[string]time.Duration {
 	type best struct {
 		timeout   time.Duration
