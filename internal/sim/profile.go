@@ -133,7 +133,7 @@ func ParseProfiles(data []byte) ([]Profile, error) {
 	dec.DisallowUnknownFields()
 	var f profileFile
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("profile file: %w", err)
+		return nil, fmt.Errorf("profile file: %s: %w", where(data, errorOffset(err, data, dec.InputOffset())), err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("profile file: data after the top-level object at byte %d; want one JSON object", dec.InputOffset())
@@ -165,6 +165,41 @@ func ParseProfiles(data []byte) ([]Profile, error) {
 		}
 	}
 	return f.Profiles, nil
+}
+
+// errorOffset returns the byte offset in data that a JSON decoding error
+// names: a syntax or type error's own offset, an unknown field's key
+// (found backwards from at, where the decoder stopped), or at.
+func errorOffset(err error, data []byte, at int64) int64 {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return syntax.Offset
+	case errors.As(err, &typ):
+		return typ.Offset
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if i := bytes.LastIndex(data[:max(0, min(at, int64(len(data))))], []byte(name)); i >= 0 {
+			return int64(i)
+		}
+	}
+	return at
+}
+
+// where renders byte offset off of data as "line L, column C", both
+// counted from 1, the column in bytes.
+func where(data []byte, off int64) string {
+	off = max(0, min(off, int64(len(data))))
+	line, col := 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // validName reports whether name is 1 to 64 characters of [a-z0-9-], so

@@ -125,6 +125,9 @@ func TestParseProfilesRejectsBadInputWithTheField(t *testing.T) {
 		{`{"Profiles": [{"name": "a"}]}`, `unknown key "Profiles" in the top level`},
 		{`{"profiles": [{"name": "a,b"}]}`, "want 1 to 64 of a-z, 0-9 and -"},
 		{`{"profiles": [{"name": "Healthy"}]}`, "want 1 to 64 of a-z, 0-9 and -"},
+		{"{\"profiles\": [\n  {\"name\": oops}]}", "line 2, column 12: invalid character 'o'"},
+		{"{\"profiles\": [\n\n  {\"name\": \"a\", \"bogus\": 1}]}", `line 3, column 17: json: unknown field "bogus"`},
+		{"{\"profiles\": [{\"name\": 7}]}", "line 1, column 25: json: cannot unmarshal number"},
 	} {
 		_, err := ParseProfiles([]byte(c.json))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
