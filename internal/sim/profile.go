@@ -175,7 +175,7 @@ func errorOffset(err error, data []byte, at int64) int64 {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return syntax.Offset
+		return syntax.Offset - 1 // the offset is after the offending byte
 	case errors.As(err, &typ):
 		return typ.Offset
 	}
