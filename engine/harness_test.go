@@ -33,7 +33,7 @@ type engineHarness struct {
 	checks   map[CheckID]harnessCheck
 	over     []CheckID
 	maxCheck CheckID
-	errs       errorModel
+	errs     errorModel
 	// fired is the timer the drivers took from timers to fire next.
 	firedID TimerID
 	fired   harnessTimer
