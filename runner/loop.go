@@ -130,7 +130,7 @@ func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k e
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		ctx, cancel := context.WithTimeout(r.ctx, timeout)
+		ctx, cancel := context.WithTimeout(context.WithValue(r.ctx, checkIDKey{}, id), timeout)
 		up := fn(ctx)
 		cancel()
 		r.post(engine.Event{Kind: k, Check: id, Up: up})
