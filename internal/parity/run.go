@@ -21,6 +21,9 @@ func Config(tl Timeline) engine.Config {
 	c := engine.DefaultConfig()
 	c.Policy = engine.PolicyWebSocketCheck
 	c.Source = zeroSource{}
+	if tl.ConnectionStateTTL > 0 {
+		c.Timeouts.ConnectionStateTTL = time.Duration(tl.ConnectionStateTTL) * time.Millisecond
+	}
 	if len(tl.Transports) > 0 {
 		c.Transports = reconnect.Availability{}
 		for _, t := range tl.Transports {
