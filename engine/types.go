@@ -106,8 +106,11 @@ type TimerID uint64
 // attempt ended (the attempt limit, connectionStateTtl, a drop, a close),
 // whose timer fired (TimerConnectivityCheck, TimerSlowCheck: the check
 // already counted as down), that was answered already, or that a newer
-// check of the same purpose replaced, is ignored under every policy. So an
-// SDK that cannot cancel a check's HTTP request or websocket needs nothing
+// check of the same purpose replaced, is ignored under every policy. One
+// check lives on past CONNECTED: the background websocket check of a
+// remembered HTTP, whose "up" still forgets the preference once HTTP has
+// connected (as ably-js unpersists it), with no other effect. So an SDK
+// that cannot cancel a check's HTTP request or websocket needs nothing
 // special: it lets the request finish and reports the answer with its ID,
 // and the engine ignores an answer that comes too late. Answers may arrive
 // in any order.
