@@ -102,8 +102,8 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 	if staleAnswer && len(out) > 0 {
 		return fmt.Errorf("an answer to check C%d, no longer in flight, was acted on: %v", ev.Check, out)
 	}
-	if ev.Kind == EventConnectivity || ev.Kind == EventWebSocketCheck {
-		h.endCheck(ev.Check)
+	if c, ok := h.checks[ev.Check]; ok && c.kind == ev.Kind {
+		h.endCheck(ev.Check) // answered (an answer of the other kind is not its)
 	}
 	if ev.Kind == EventTimerFired {
 		h.endCheckOfTimer(ev.Timer)
