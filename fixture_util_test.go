@@ -12,7 +12,7 @@ import (
 // The fixture helpers of this package's oracles; internal/fixturetest holds
 // them for the engine's oracle too. Regenerate every fixture file with
 //
-//	go test -run Fixture -update . ./engine
+//	go test -run Fixture . ./engine -args -update
 
 func checkGolden(t *testing.T, name string, want any) {
 	t.Helper()

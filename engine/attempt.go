@@ -33,9 +33,7 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 		// RTN17f1: the server sent the client away; check the internet,
 		// then start on a fallback host (onConnectivity).
 		e.forceFallback = false
-		e.check = checkForced
-		out = append(out, Action{Kind: ActionCheckConnectivity})
-		return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+		return e.askConnectivity(out, checkForced)
 	}
 	return e.firstTransports(out)
 }
@@ -122,8 +120,7 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 	if e.cfg.Policy == PolicyWebSocketCheck && e.flow == reconnect.WebSocket && e.cfg.Transports.HTTP {
 		switch e.wsCheck {
 		case wsCheckNone:
-			e.wsCheck = wsCheckPending
-			return append(out, Action{Kind: ActionCheckWebSocket})
+			return e.askWebSocketCheck(out)
 		case wsCheckPending:
 			return out // the give-up timer decides
 		case wsCheckFailed:

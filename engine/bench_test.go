@@ -19,6 +19,17 @@ func openedTransport(out []Action) TransportID {
 	return id
 }
 
+// askedCheck returns the ID of the last check asked for in out.
+func askedCheck(out []Action) CheckID {
+	var id CheckID
+	for _, a := range out {
+		if a.Kind == ActionCheckConnectivity || a.Kind == ActionCheckWebSocket {
+			id = a.Check
+		}
+	}
+	return id
+}
+
 // BenchmarkEngineStep measures one Step in steady state: a connected client
 // whose transport drops and reconnects (drop, viable, connected), two
 // seconds apart so that every drop reconnects at once. ns/op is per Step.
@@ -64,7 +75,7 @@ func BenchmarkEngineConnectWithFallback(b *testing.B) {
 		out = e.Step(now, Event{Kind: EventConnect}, out[:0])
 		out = e.Step(now, Event{Kind: EventTransportFailed, Transport: openedTransport(out), Failure: refused}, out[:0])
 		out = e.Step(now, Event{Kind: EventTransportFailed, Transport: openedTransport(out), Failure: refused}, out[:0])
-		out = e.Step(now, Event{Kind: EventConnectivity, Up: true}, out[:0])
+		out = e.Step(now, Event{Kind: EventConnectivity, Check: askedCheck(out), Up: true}, out[:0])
 		http := openedTransport(out)
 		out = e.Step(now, Event{Kind: EventTransportConnected, Transport: http}, out[:0])
 		out = e.Step(now, Event{Kind: EventClose}, out[:0])

@@ -85,6 +85,7 @@ func churn(e *Engine) string {
 		now = now.Add(time.Second)
 		var id TransportID
 		var timer TimerID
+		check := askedCheck(out)
 		for _, a := range out {
 			switch {
 			case a.Kind == ActionOpenTransport:
@@ -105,7 +106,7 @@ func churn(e *Engine) string {
 		case e.State() == Connecting && id != 0:
 			out = e.Step(now, Event{Kind: EventTransportFailed, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureDNS}}, out[:0])
 		default:
-			out = e.Step(now, Event{Kind: EventConnectivity, Up: true}, out[:0])
+			out = e.Step(now, Event{Kind: EventConnectivity, Check: check, Up: true}, out[:0])
 		}
 	}
 	return ""

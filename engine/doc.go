@@ -49,6 +49,11 @@
 //   - The retry count resets on entering CONNECTED and on entering
 //     SUSPENDED; the immediate reconnect after an unexpected drop does not
 //     consume a retry number.
+//   - Every check carries an ID (CheckID, Action.Check) that its answer
+//     returns (Event.Check); an answer to a check no longer in flight, or
+//     naming check 0, is ignored under every policy, so a check that
+//     outlives its attempt never answers the next attempt's check, and an
+//     SDK that cannot cancel a check just reports its answer late.
 //
 // # Concurrency
 //

@@ -44,9 +44,9 @@ const immediateReconnectGap = time.Second
 // connection goroutine (or is guarded by its lock), like a raft node.
 //
 // Bad events never corrupt its state: an event for an unknown or finished
-// transport or timer, a duplicate, a transport that reports connected
-// without being viable first (treated as viable, then connected), a late
-// connectivity answer, or a time earlier than the last one seen (treated as
+// transport, timer or check, a duplicate, a transport that reports
+// connected without being viable first (treated as viable, then
+// connected), a late answer to a check, or a time earlier than the last one seen (treated as
 // the last one) is ignored or answered as documented on Step.
 type Engine struct {
 	cfg   Config
@@ -83,10 +83,12 @@ type Engine struct {
 	flowDisplaced bool
 	check         checkPurpose
 	wsCheck       wsCheckState
-	// slowFirst: PolicyWebSocketCheck's slow connectivity check (in flight
-	// while TimerSlowCheck runs) was asked for before the fallback check
-	// in flight, so the next answer is its.
-	slowFirst bool
+	// The checks in flight, by ID (see CheckID): the fallback or forced
+	// connectivity check (while check is not checkNone), the slow
+	// connectivity check (while TimerSlowCheck runs) and the websocket
+	// check (while wsCheck is wsCheckPending). lastCheck is the last ID
+	// given out.
+	checkID, slowCheck, wsCheckID, lastCheck CheckID
 	// firstHost is the host-order index the attempt's first transports
 	// open on: 0, or 1 after a server-directed fallback (RTN17f1).
 	firstHost int
@@ -182,10 +184,10 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //     longer tracks, are ignored; so are duplicates.
 //   - EventTimerFired for a timer that was cancelled, already fired or
 //     never started is ignored.
-//   - EventConnectivity without a check in flight is ignored, as is
-//     EventWebSocketCheck without a websocket check in flight; with two
-//     connectivity checks in flight (PolicyWebSocketCheck) an answer is
-//     the older check's.
+//   - EventConnectivity and EventWebSocketCheck answer the check
+//     Event.Check names; an answer for a check that is not in flight (its
+//     attempt ended, its timer fired, it was answered or replaced, or
+//     Event.Check is 0) is ignored (see CheckID).
 //   - EventNetworkDown drops a connected or connecting connection to
 //     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
 //     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
@@ -220,15 +222,16 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	case EventTimerFired:
 		return e.onTimer(out, ev.Timer)
 	case EventConnectivity:
-		if e.hasTimer(TimerSlowCheck) && (e.check == checkNone || e.slowFirst) {
+		switch {
+		case ev.Check == 0:
+		case ev.Check == e.slowCheck && e.hasTimer(TimerSlowCheck):
 			return e.onSlowCheck(out, ev.Up)
-		}
-		if e.check != checkNone {
+		case ev.Check == e.checkID && e.check != checkNone:
 			out = e.cancelTimers(out, TimerConnectivityCheck)
 			return e.onConnectivity(out, ev.Up)
 		}
 	case EventWebSocketCheck:
-		if e.wsCheck == wsCheckPending {
+		if ev.Check != 0 && ev.Check == e.wsCheckID && e.wsCheck == wsCheckPending {
 			return e.onWebSocketCheck(out, ev.Up)
 		}
 	case EventNetworkUp:

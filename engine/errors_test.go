@@ -82,7 +82,7 @@ func TestEngineHostsIsACopy(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out []Action
 	for _, ev := range []Event{{Kind: EventConnect}, {Kind: EventTransportFailed, Transport: 1, Failure: reconnect.Failure{Kind: reconnect.FailureDNS}},
-		{Kind: EventTransportFailed, Transport: 2, Failure: reconnect.Failure{Kind: reconnect.FailureDNS}}, {Kind: EventConnectivity, Up: true}} {
+		{Kind: EventTransportFailed, Transport: 2, Failure: reconnect.Failure{Kind: reconnect.FailureDNS}}, {Kind: EventConnectivity, Check: 1, Up: true}} {
 		out = e.Step(now, ev, out[:0])
 	}
 	for _, a := range out {
@@ -108,8 +108,8 @@ func TestActionStringRendersEveryKind(t *testing.T) {
 		{Action{Kind: ActionStartTimer, Timer: 7, TimerKind: TimerRetry, Due: due}, "timer K7 retry due 2026-01-01T00:00:02.5Z"},
 		{Action{Kind: ActionCancelTimer, Timer: 8, TimerKind: TimerShortCircuit}, "cancel K8 short-circuit"},
 		{Action{Kind: ActionCancelTimer, Timer: 9, TimerKind: TimerConnect, Transport: 1}, "cancel K9 connect T1"},
-		{Action{Kind: ActionCheckConnectivity}, "check"},
-		{Action{Kind: ActionCheckWebSocket}, "check-websocket"},
+		{Action{Kind: ActionCheckConnectivity, Check: 3}, "check C3"},
+		{Action{Kind: ActionCheckWebSocket, Check: 4}, "check-websocket C4"},
 		{Action{Kind: ActionStateChange, From: Connecting, To: Disconnected, Reason: ReasonConnectFailed, RetryIn: 13200 * time.Millisecond,
 			Failure: reconnect.Failure{Kind: reconnect.FailureDNS}}, "state connecting→disconnected retryIn=13.2s reason=connect-failed error=dns"},
 		{Action{Kind: ActionStateChange, From: Connecting, To: Connected, Reason: ReasonConnected}, "state connecting→connected retryIn=0s reason=connected"},

@@ -26,9 +26,14 @@ type engineHarness struct {
 	// lateTimers is set when the driver may fire timers after they are
 	// due (the fuzz target); the rapid test fires them exactly on time.
 	lateTimers bool
-	checking   bool
-	wsChecking bool
-	errs       errorModel
+	// checks are the checks asked for and not known to be over; over
+	// lists those the harness knows are no longer in flight (answered,
+	// their timer fired or was cancelled, their attempt ended), whose
+	// answers must change nothing.
+	checks   map[CheckID]harnessCheck
+	over     []CheckID
+	maxCheck CheckID
+	errs     errorModel
 	// fired is the timer the drivers took from timers to fire next.
 	firedID TimerID
 	fired   harnessTimer
@@ -54,6 +59,13 @@ type harnessTransport struct {
 	active  bool
 }
 
+// harnessCheck is a check in flight: its kind (the event that answers it)
+// and, for a connectivity check, the timer that bounds it.
+type harnessCheck struct {
+	kind  EventKind
+	timer TimerID
+}
+
 type harnessTimer struct {
 	kind      TimerKind
 	due       time.Time
@@ -66,7 +78,7 @@ func newEngineHarness(cfg Config) (*engineHarness, error) {
 		return nil, err
 	}
 	return &engineHarness{e: e, cfg: cfg, now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		transports: map[TransportID]*harnessTransport{}, timers: map[TimerID]harnessTimer{}}, nil
+		transports: map[TransportID]*harnessTransport{}, timers: map[TimerID]harnessTimer{}, checks: map[CheckID]harnessCheck{}}, nil
 }
 
 // step feeds ev at h.now and checks the result; it returns a description
@@ -85,7 +97,17 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 	h.noteEvent(ev)
 	checkRule := h.expectPendingRule(ev)
 	checkShortCircuit := h.expectShortCircuit(ev)
+	staleAnswer := h.isStaleAnswer(ev)
 	out := h.e.Step(at, ev, nil)
+	if staleAnswer && len(out) > 0 {
+		return fmt.Errorf("an answer to check C%d, no longer in flight, was acted on: %v", ev.Check, out)
+	}
+	if c, ok := h.checks[ev.Check]; ok && c.kind == ev.Kind {
+		h.endCheck(ev.Check) // answered (an answer of the other kind is not its)
+	}
+	if ev.Kind == EventTimerFired {
+		h.endCheckOfTimer(ev.Timer)
+	}
 	if err := checkRule(out); err != nil {
 		return err
 	}
@@ -124,16 +146,36 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 			}
 			h.maxTimer = a.Timer
 			h.timers[a.Timer] = harnessTimer{kind: a.TimerKind, due: a.Due, transport: a.Transport}
+			if a.TimerKind == TimerConnectivityCheck || a.TimerKind == TimerSlowCheck {
+				// The timer bounds the connectivity check asked just before.
+				if c, ok := h.checks[h.maxCheck]; ok && c.kind == EventConnectivity && c.timer == 0 {
+					c.timer = a.Timer
+					h.checks[h.maxCheck] = c
+				}
+			}
 		case ActionCancelTimer:
 			if _, ok := h.timers[a.Timer]; !ok {
 				return fmt.Errorf("cancel of unknown timer K%d", a.Timer)
 			}
 			delete(h.timers, a.Timer)
-		case ActionCheckConnectivity:
-			h.checking = true
-		case ActionCheckWebSocket:
-			h.wsChecking = true
+			h.endCheckOfTimer(a.Timer)
+		case ActionCheckConnectivity, ActionCheckWebSocket:
+			if a.Check <= h.maxCheck {
+				return fmt.Errorf("check ID %d reused or out of order", a.Check)
+			}
+			h.maxCheck = a.Check
+			k := EventConnectivity
+			if a.Kind == ActionCheckWebSocket {
+				k = EventWebSocketCheck
+			}
+			h.checks[a.Check] = harnessCheck{kind: k}
 		case ActionStateChange:
+			if a.From == Connecting {
+				// The attempt is over, and every check it asked for.
+				for id := range h.checks {
+					h.endCheck(id)
+				}
+			}
 			if err := h.onStateChange(a); err != nil {
 				return err
 			}
@@ -141,12 +183,6 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 				return err
 			}
 		}
-	}
-	if ev.Kind == EventConnectivity {
-		h.checking = false
-	}
-	if ev.Kind == EventWebSocketCheck {
-		h.wsChecking = false
 	}
 	if fallbackOpenedAfterDown {
 		return fmt.Errorf("a transport was opened right after the connectivity check said down")
@@ -325,6 +361,45 @@ func (h *engineHarness) liveIDs() []TransportID {
 	ids := make([]TransportID, 0, len(h.transports))
 	for id := range h.transports {
 		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// isStaleAnswer reports whether ev answers a check the harness knows is no
+// longer in flight (or never was).
+func (h *engineHarness) isStaleAnswer(ev Event) bool {
+	if ev.Kind != EventConnectivity && ev.Kind != EventWebSocketCheck {
+		return false
+	}
+	c, ok := h.checks[ev.Check]
+	return !ok || c.kind != ev.Kind
+}
+
+// endCheck records that check id is over.
+func (h *engineHarness) endCheck(id CheckID) {
+	if _, ok := h.checks[id]; ok {
+		delete(h.checks, id)
+		h.over = append(h.over, id)
+	}
+}
+
+// endCheckOfTimer records that the check timer id bounds, if any, is over.
+func (h *engineHarness) endCheckOfTimer(id TimerID) {
+	for c, hc := range h.checks {
+		if hc.timer == id {
+			h.endCheck(c)
+		}
+	}
+}
+
+// pendingChecks returns the checks of kind k in flight, in ID order.
+func (h *engineHarness) pendingChecks(k EventKind) []CheckID {
+	var ids []CheckID
+	for id, c := range h.checks {
+		if c.kind == k {
+			ids = append(ids, id)
+		}
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	return ids

@@ -59,3 +59,19 @@ func (e *Engine) onWebSocketCheck(out []Action, up bool) []Action {
 	}
 	return e.maybeEndAttempt(out)
 }
+
+// askConnectivity asks for a connectivity check of purpose p, with its
+// httpRequestTimeout timer.
+func (e *Engine) askConnectivity(out []Action, p checkPurpose) []Action {
+	e.lastCheck++
+	e.check, e.checkID = p, e.lastCheck
+	out = append(out, Action{Kind: ActionCheckConnectivity, Check: e.checkID})
+	return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+}
+
+// askWebSocketCheck asks for a websocket check.
+func (e *Engine) askWebSocketCheck(out []Action) []Action {
+	e.lastCheck++
+	e.wsCheck, e.wsCheckID = wsCheckPending, e.lastCheck
+	return append(out, Action{Kind: ActionCheckWebSocket, Check: e.wsCheckID})
+}

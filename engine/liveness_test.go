@@ -151,7 +151,7 @@ func (w *world) step(ev Event) {
 		case ActionCancelTimer:
 			delete(w.timers, a.Timer)
 		case ActionCheckConnectivity:
-			w.at(w.lat("checkMs"), Event{Kind: EventConnectivity, Up: true})
+			w.at(w.lat("checkMs"), Event{Kind: EventConnectivity, Check: a.Check, Up: true})
 		case ActionStateChange:
 			w.onChange(a)
 		}

@@ -77,18 +77,26 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 				must(h.stepAt(at, Event{Kind: kind, Transport: id, Failure: anyFailure.Draw(t, "failure")}))
 			},
 			"the connectivity check answers": func(t *rapid.T) {
-				if !h.checking {
+				ids := h.pendingChecks(EventConnectivity)
+				if len(ids) == 0 {
 					t.Skip("no check in flight")
 				}
 				h.advance(time.Duration(rapid.IntRange(0, 500).Draw(t, "delayMs")) * time.Millisecond)
-				must(h.step(Event{Kind: EventConnectivity, Up: rapid.Bool().Draw(t, "up")}))
+				must(h.step(Event{Kind: EventConnectivity, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
 			},
 			"the websocket check answers": func(t *rapid.T) {
-				if !h.wsChecking {
+				ids := h.pendingChecks(EventWebSocketCheck)
+				if len(ids) == 0 {
 					t.Skip("no websocket check in flight")
 				}
 				h.advance(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
-				must(h.step(Event{Kind: EventWebSocketCheck, Up: rapid.Bool().Draw(t, "up")}))
+				must(h.step(Event{Kind: EventWebSocketCheck, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
+			},
+			"a check no longer in flight answers late, or an unknown one": func(t *rapid.T) {
+				ids := append([]CheckID{0, h.maxCheck + 1}, h.over...)
+				kind := rapid.SampledFrom([]EventKind{EventConnectivity, EventWebSocketCheck}).Draw(t, "kind")
+				h.advance(time.Duration(rapid.IntRange(0, 20000).Draw(t, "delayMs")) * time.Millisecond)
+				must(h.step(Event{Kind: kind, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
 			},
 			"the user or the OS acts": func(t *rapid.T) {
 				h.advance(time.Duration(rapid.IntRange(0, 20000).Draw(t, "delayMs")) * time.Millisecond)
@@ -151,6 +159,9 @@ func FuzzEngine(f *testing.F) {
 				} else {
 					ev.Timer = TimerID(arg) + h.maxTimer + 1
 				}
+			case EventConnectivity, EventWebSocketCheck:
+				// A check asked for (in flight or over), 0, or one never asked.
+				ev.Check = CheckID(arg) % (h.maxCheck + 2)
 			default:
 				ev.Transport = TransportID(arg % 8)
 			}

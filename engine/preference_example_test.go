@@ -26,8 +26,15 @@ func ExampleEngine_Preference() {
 		return id
 	}
 	ws := opened(e.Step(now, Event{Kind: EventConnect}, nil))
-	e.Step(now, Event{Kind: EventTransportFailed, Transport: ws, Failure: reconnect.Failure{Kind: reconnect.FailureRefused}}, nil)
-	http := opened(e.Step(now, Event{Kind: EventWebSocketCheck, Up: false}, nil))
+	// Every host refused the websocket: the engine asks for a websocket
+	// check, whose answer carries the check's ID back.
+	var check CheckID
+	for _, a := range e.Step(now, Event{Kind: EventTransportFailed, Transport: ws, Failure: reconnect.Failure{Kind: reconnect.FailureRefused}}, nil) {
+		if a.Kind == ActionCheckWebSocket {
+			check = a.Check
+		}
+	}
+	http := opened(e.Step(now, Event{Kind: EventWebSocketCheck, Check: check, Up: false}, nil))
 	e.Step(now, Event{Kind: EventTransportConnected, Transport: http}, nil)
 	saved, _ := e.Preference().MarshalText()
 	fmt.Printf("persist %q\n", saved)

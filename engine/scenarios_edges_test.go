@@ -38,8 +38,8 @@ func edgeScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
-			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12100))},
-			{AtMs: 2150, Event: "connectivity down", Expect: cat(cancelT("connectivity-check"), lost(1),
+			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 12100))},
+			{AtMs: 2150, Event: "connectivity C1 down", Expect: cat(cancelT("connectivity-check"), lost(1),
 				withErr(stateRetry("connecting", "disconnected", "connectivity-down", 15000), "dns"), timerAt("retry", 17150)),
 				ExpectState: "disconnected"},
 			{AtMs: 2200, Event: "viable T1", Expect: nil},
@@ -52,8 +52,8 @@ func edgeScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
-			{AtMs: 1000, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12000))},
-			{AtMs: 500, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2000, "http", fbHost("a"), "clean"))},
+			{AtMs: 1000, Event: "failed T2 dns", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 12000))},
+			{AtMs: 500, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2000, "http", fbHost("a"), "clean"))},
 		}})
 
 	add(scenario{ID: "short-circuit-with-a-pending-websocket-starts-nothing", Spec: "transport-fallback",

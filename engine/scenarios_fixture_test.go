@@ -20,7 +20,7 @@ func buildScenariosFixture() scenariosFile {
 		Comment: "The engine end to end: each scenario is a configuration, pinned random draws, and a timeline of events with the exact " +
 			"actions the spec requires. Written by hand from the spec (scenarios_test.go); go test -run Fixture -update writes this file. Do not edit by hand.",
 		Spec:          "engine",
-		FormatVersion: 1,
+		FormatVersion: 2,
 		Units:         map[string]string{"time": "milliseconds from the scenario's start, as JSON integers"},
 		Defaults: map[string]any{
 			"endpoint": "", "webSocket": true, "http": true, "policy": "websocket-first", "shortCircuitMs": 2000,
@@ -29,13 +29,14 @@ func buildScenariosFixture() scenariosFile {
 			"reconnectWindowMs": 0, "immediateShare": 0, "retrySpread": 0, "suspendedSpread": 0,
 		},
 		Grammar: map[string]string{
-			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity up|down | websocket-check up|down | network-up | network-down | fatal <failure>",
+			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity C<n> up|down | websocket-check C<n> up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
 			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold | attempt | slow-check  (at most one live timer has each name)",
-			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check | check-websocket | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
+			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check C<n> | check-websocket C<n> | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
+			"checks":     "C1, C2, … number the checks (connectivity and websocket together) in the order the engine asks for them; an answer names the check it answers; C0 names no check",
 			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed; with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0)",
 			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset",
 		},
@@ -45,6 +46,7 @@ func buildScenariosFixture() scenariosFile {
 			"the connectivity check has httpRequestTimeout to answer; no answer counts as down",
 			"websocket-check policy: slow timer 4 s (websocket check, plus a connectivity check whose down means DISCONNECTED), give-up timer 10 s (HTTP unless the websocket check passed); a websocket that failed on every host gets a websocket check at once",
 			"activating a websocket closes every other transport",
+			"an answer names its check: an answer to a check no longer in flight (its attempt ended, its timer fired, it was answered or replaced) or to C0 changes nothing, under every policy",
 			"a drop from CONNECTED reconnects at once without consuming a retry number, at most once a second; a second drop within 1 s of the last immediate reconnect waits an RTB1 delay",
 			"storm-safe options (opt-in, docs/storm-safe-reconnect.md): reconnectWindowMs W > 0 turns the immediate reconnect into DISCONNECTED with retryIn = W × (u − s) / (1 − s) for immediateShare s (0 by default) and a reconnect (reason reconnect, no retry number) when that retry timer fires, or, when u < s, the immediate reconnect as before; the once-a-second rule counts from the drop; retrySpread s > 0 makes a DISCONNECTED retry wait initial × coefficient × (1 − s × u); suspendedSpread s > 0 makes a SUSPENDED retry wait suspendedRetryTimeout × (1 − s × u)",
 			"the retry count resets on CONNECTED and on SUSPENDED; once connectionStateTtl has passed without a connection every failure returns to SUSPENDED with the flat suspendedRetryTimeout",

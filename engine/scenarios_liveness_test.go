@@ -46,8 +46,8 @@ func livenessScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
-			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 12100))},
-			{AtMs: 2150, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2150, "http", fbHost("a"), "clean"))},
+			{AtMs: 2100, Event: "failed T2 dns", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 12100))},
+			{AtMs: 2150, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(3, 2150, "http", fbHost("a"), "clean"))},
 			{AtMs: 2300, Event: "viable T3", Expect: nil},
 			{AtMs: 2400, Event: "viable T1", Expect: lost(3)},
 			{AtMs: 2500, Event: "failed T1 refused", Expect: cat(lost(1), openWith(4, 2500, "http", fbHost("a"), "clean"))},

@@ -116,8 +116,8 @@ func stateScenarios() []scenario {
 		Steps: []scenarioStep{
 			{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
 				openWith(1, 0, "websocket", P, "clean"), timerAt("state-ttl", 120000))},
-			{AtMs: 30, Event: "failed T1 dns", Expect: cat(lost(1), "check", timerAt("connectivity-check", 10030))},
-			{AtMs: 60, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(2, 60, "websocket", fbHost("e"), "clean"))},
+			{AtMs: 30, Event: "failed T1 dns", Expect: cat(lost(1), checkC(1), timerAt("connectivity-check", 10030))},
+			{AtMs: 60, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(2, 60, "websocket", fbHost("e"), "clean"))},
 			{AtMs: 100, Event: "connected T2", Expect: becomeConnected(2, false)},
 		}})
 
@@ -137,7 +137,7 @@ func stateScenarios() []scenario {
 			connectAt0(P),
 			{AtMs: 100, Event: "viable T9", Expect: nil},
 			{AtMs: 100, Event: "failed T0 refused", Expect: nil},
-			{AtMs: 100, Event: "connectivity up", Expect: nil},
+			{AtMs: 100, Event: "connectivity C1 up", Expect: nil},
 			{AtMs: 200, Event: "viable T1", Expect: nil},
 			{AtMs: 250, Event: "viable T1", Expect: nil},
 			{AtMs: 50, Event: "connected T1", Expect: becomeConnected(1, true)},

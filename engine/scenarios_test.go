@@ -67,6 +67,12 @@ func connectT(t int) string                { return fmt.Sprintf("connect T%d", t
 func disposeT(t int) string                { return fmt.Sprintf("dispose T%d", t) }
 func activateT(t int) string               { return fmt.Sprintf("activate T%d", t) }
 
+// checkC and wsCheckC ask for connectivity check C n and websocket check
+// C n: checks of both kinds are numbered 1, 2, … in the order the engine
+// asks for them, and an answer names its check ("connectivity C2 up").
+func checkC(n int) string   { return fmt.Sprintf("check C%d", n) }
+func wsCheckC(n int) string { return fmt.Sprintf("check-websocket C%d", n) }
+
 // wsFirst is what opening an attempt's short-circuit websocket T t at time
 // at on host asks for: the websocket, its connect timeout and the
 // short-circuit timer.
@@ -217,12 +223,12 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 30, Event: "failed T1 dns", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
-			{AtMs: 60, Event: "failed T2 dns", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
-			{AtMs: 100, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 100, "http", fbHost("c"), "clean"))},
-			{AtMs: 130, Event: "failed T3 http-status:503", Expect: cat(lost(3), "check", timerAt("connectivity-check", 10130))},
-			{AtMs: 160, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(4, 160, "http", fbHost("a"), "clean"))},
-			{AtMs: 10160, Event: "timer connect T4", Expect: cat(disposeT(4), "check", timerAt("connectivity-check", 20160))},
-			{AtMs: 10200, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(5, 10200, "http", fbHost("e"), "clean"))},
+			{AtMs: 60, Event: "failed T2 dns", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 10060))},
+			{AtMs: 100, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(3, 100, "http", fbHost("c"), "clean"))},
+			{AtMs: 130, Event: "failed T3 http-status:503", Expect: cat(lost(3), checkC(2), timerAt("connectivity-check", 10130))},
+			{AtMs: 160, Event: "connectivity C2 up", Expect: cat(cancelT("connectivity-check"), openWith(4, 160, "http", fbHost("a"), "clean"))},
+			{AtMs: 10160, Event: "timer connect T4", Expect: cat(disposeT(4), checkC(3), timerAt("connectivity-check", 20160))},
+			{AtMs: 10200, Event: "connectivity C3 up", Expect: cat(cancelT("connectivity-check"), openWith(5, 10200, "http", fbHost("e"), "clean"))},
 			{AtMs: 10250, Event: "failed T5 disconnected:504", Expect: cat(lost(5),
 				withErr(stateRetry("connecting", "disconnected", "connect-failed", 13500), "disconnected:504"), timerAt("retry", 23750)),
 				ExpectState: "disconnected", ExpectRetryCount: ip(1)},
@@ -245,8 +251,8 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 30, Event: "failed T1 refused", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
-			{AtMs: 60, Event: "failed T2 http-status:403:CloudFront", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
-			{AtMs: 90, Event: "connectivity up", Expect: cat(cancelT("connectivity-check"), openWith(3, 90, "http", fbHost("a"), "clean"))},
+			{AtMs: 60, Event: "failed T2 http-status:403:CloudFront", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 10060))},
+			{AtMs: 90, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(3, 90, "http", fbHost("a"), "clean"))},
 		}})
 
 	add(scenario{ID: "field-no-fallback-after-connectivity-down", Spec: "RTN17j",
@@ -255,10 +261,10 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 30, Event: "failed T1 unreachable", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
-			{AtMs: 60, Event: "failed T2 unreachable", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
-			{AtMs: 90, Event: "connectivity down", Expect: cat(cancelT("connectivity-check"),
+			{AtMs: 60, Event: "failed T2 unreachable", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 10060))},
+			{AtMs: 90, Event: "connectivity C1 down", Expect: cat(cancelT("connectivity-check"),
 				withErr(stateRetry("connecting", "disconnected", "connectivity-down", 13500), "unreachable"), timerAt("retry", 13590))},
-			{AtMs: 100, Event: "connectivity up", Expect: nil, ExpectState: "disconnected"},
+			{AtMs: 100, Event: "connectivity C1 up", Expect: nil, ExpectState: "disconnected"},
 		}})
 
 	add(scenario{ID: "connectivity-check-timeout-counts-as-down", Spec: "RTN17j",
@@ -267,7 +273,7 @@ func allScenarios() []scenario {
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 30, Event: "failed T1 unreachable", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 30, "http", P, "clean"))},
-			{AtMs: 60, Event: "failed T2 timeout", Expect: cat(lost(2), "check", timerAt("connectivity-check", 10060))},
+			{AtMs: 60, Event: "failed T2 timeout", Expect: cat(lost(2), checkC(1), timerAt("connectivity-check", 10060))},
 			{AtMs: 10060, Event: "timer connectivity-check", Expect: cat(
 				withErr(stateRetry("connecting", "disconnected", "connectivity-down", 15000), "timeout"), timerAt("retry", 25060))},
 		}})

@@ -155,9 +155,7 @@ func (e *Engine) lose(out []Action, s *transportSlot, f reconnect.Failure) []Act
 		}
 	case roleFlow:
 		if reconnect.ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
-			e.check, e.slowFirst = checkFallback, e.hasTimer(TimerSlowCheck)
-			out = append(out, Action{Kind: ActionCheckConnectivity})
-			return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+			return e.askConnectivity(out, checkFallback)
 		}
 	}
 	return e.maybeEndAttempt(out)

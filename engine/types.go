@@ -95,6 +95,27 @@ type TransportID uint64
 // order the engine starts timers; 0 is never a timer.
 type TimerID uint64
 
+// CheckID names one check the engine asked for: a connectivity check
+// (ActionCheckConnectivity) or a websocket check (ActionCheckWebSocket).
+// IDs are 1, 2, 3, … in the order the engine asks for checks, both kinds
+// counted together; 0 is never a check, so an answer carrying 0 is
+// rejected as unknown.
+//
+// The SDK returns the ID with the answer (Event.Check). The engine acts on
+// an answer only while its check is in flight: an answer to a check whose
+// attempt ended (the attempt limit, connectionStateTtl, a drop, a close),
+// whose timer fired (TimerConnectivityCheck, TimerSlowCheck: the check
+// already counted as down), that was answered already, or that a newer
+// check of the same purpose replaced, is ignored under every policy. One
+// check lives on past CONNECTED: the background websocket check of a
+// remembered HTTP, whose "up" still forgets the preference once HTTP has
+// connected (as ably-js unpersists it), with no other effect. So an SDK
+// that cannot cancel a check's HTTP request or websocket needs nothing
+// special: it lets the request finish and reports the answer with its ID,
+// and the engine ignores an answer that comes too late. Answers may arrive
+// in any order.
+type CheckID uint64
+
 // EventKind is the kind of an Event.
 type EventKind uint8
 
@@ -124,9 +145,10 @@ const (
 	// EventTimerFired: timer Event.Timer is due. A timer that has fired is
 	// finished: the SDK forgets it, and the engine never cancels it.
 	EventTimerFired
-	// EventConnectivity: the connectivity check the engine asked for has
-	// answered; Event.Up is ConnectivityUp of the response (false for a
-	// failed request).
+	// EventConnectivity: connectivity check Event.Check has answered;
+	// Event.Up is ConnectivityUp of the response (false for a failed
+	// request). An answer for a check no longer in flight is ignored (see
+	// CheckID).
 	EventConnectivity
 	// EventNetworkUp: the OS says the network is available (RTN20b).
 	EventNetworkUp
@@ -135,9 +157,9 @@ const (
 	// EventFatal: an error no retry can fix (for example a revoked key);
 	// Event.Failure describes it.
 	EventFatal
-	// EventWebSocketCheck: the websocket check the engine asked for
-	// (PolicyWebSocketCheck) has answered; Event.Up says whether a
-	// websocket to the check host opened.
+	// EventWebSocketCheck: websocket check Event.Check has answered;
+	// Event.Up says whether a websocket to the check host opened. An
+	// answer for a check no longer in flight is ignored (see CheckID).
 	EventWebSocketCheck
 	numEventKinds
 )
@@ -154,8 +176,11 @@ type Event struct {
 	Kind      EventKind
 	Transport TransportID
 	Timer     TimerID
-	Failure   reconnect.Failure
-	Up        bool
+	// Check is the check an EventConnectivity or EventWebSocketCheck
+	// answers: the Action.Check of the action that asked for it.
+	Check   CheckID
+	Failure reconnect.Failure
+	Up      bool
 }
 
 // TimerKind says what a timer the engine starts is for.
@@ -226,11 +251,11 @@ const (
 	// for it is ignored anyway.
 	ActionCancelTimer
 	// ActionCheckConnectivity: GET the connectivity check URL and feed
-	// EventConnectivity with the answer. Under PolicyWebSocketCheck two
-	// checks can be in flight (the slow timer's and a fallback check): the
-	// engine takes answers in the order the checks were asked for, so feed
-	// at most one answer per check, none after that check's timer fired,
-	// and (as with one shared HTTP client and the same URL) in order.
+	// EventConnectivity with the answer and Event.Check = Action.Check.
+	// Under PolicyWebSocketCheck two checks can be in flight (the slow
+	// timer's and a fallback check); their answers may come in any order.
+	// A check need not be cancelled when the engine stops caring: an
+	// answer for a check no longer in flight is ignored (see CheckID).
 	ActionCheckConnectivity
 	// ActionStateChange: the connection moved from Action.From to
 	// Action.To for Action.Reason; Action.RetryIn is the announced delay
@@ -239,8 +264,9 @@ const (
 	// Failure for none; see Engine.LastError).
 	ActionStateChange
 	// ActionCheckWebSocket: open a websocket to the websocket check host
-	// and feed EventWebSocketCheck with whether it opened
-	// (PolicyWebSocketCheck only).
+	// and feed EventWebSocketCheck with whether it opened and
+	// Event.Check = Action.Check (PolicyWebSocketCheck, and a remembered
+	// HTTP's background check).
 	ActionCheckWebSocket
 	numActionKinds
 )
@@ -261,9 +287,12 @@ type Action struct {
 	Reason        Reason
 	Transport     TransportID
 	Timer         TimerID
-	Host          string
-	Due           time.Time
-	RetryIn       time.Duration
+	// Check is the ID of the check an ActionCheckConnectivity or
+	// ActionCheckWebSocket asks for; its answer carries it back.
+	Check   CheckID
+	Host    string
+	Due     time.Time
+	RetryIn time.Duration
 	// Failure is the failure a state change carries (ActionStateChange
 	// only): the zero Failure for none.
 	Failure reconnect.Failure
@@ -285,9 +314,9 @@ func (a Action) String() string {
 	case ActionCancelTimer:
 		return "cancel K" + strconv.FormatUint(uint64(a.Timer), 10) + " " + a.timerName()
 	case ActionCheckConnectivity:
-		return "check"
+		return "check C" + strconv.FormatUint(uint64(a.Check), 10)
 	case ActionCheckWebSocket:
-		return "check-websocket"
+		return "check-websocket C" + strconv.FormatUint(uint64(a.Check), 10)
 	case ActionStateChange:
 		s := "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
 		if a.Failure.Kind != reconnect.FailureNone {

@@ -29,9 +29,7 @@ func (e *Engine) startWSCheckAttempt(out []Action) []Action {
 		e.forceFallback = false
 		out = e.startWatch(out)
 		e.flowStarted, e.flowHost = true, 0
-		e.check = checkFallback
-		out = append(out, Action{Kind: ActionCheckConnectivity})
-		return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
+		return e.askConnectivity(out, checkFallback)
 	}
 	e.forceFallback = false
 	if st := e.pref.Start(e.now, e.cfg.PreferenceTTL, e.cfg.Transports); st.Transport == reconnect.HTTP {
@@ -60,8 +58,8 @@ func (e *Engine) connectWS(out []Action) []Action {
 func (e *Engine) startOnPreference(out []Action, st reconnect.PreferenceStart) []Action {
 	e.prefStart, e.flow = st.Transport, st.Transport
 	if st.CheckWebSocket {
-		e.wsCheck, e.prefCheck = wsCheckPending, true
-		out = append(out, Action{Kind: ActionCheckWebSocket})
+		e.prefCheck = true
+		out = e.askWebSocketCheck(out)
 	}
 	return e.startFlow(out)
 }
@@ -122,11 +120,11 @@ func (e *Engine) onSlowTimer(out []Action) []Action {
 		return out
 	}
 	if e.wsCheck == wsCheckNone {
-		e.wsCheck = wsCheckPending
-		out = append(out, Action{Kind: ActionCheckWebSocket})
+		out = e.askWebSocketCheck(out)
 	}
-	e.slowFirst = e.check == checkNone
-	out = append(out, Action{Kind: ActionCheckConnectivity})
+	e.lastCheck++
+	e.slowCheck = e.lastCheck
+	out = append(out, Action{Kind: ActionCheckConnectivity, Check: e.slowCheck})
 	return e.startTimer(out, TimerSlowCheck, e.cfg.Timeouts.HTTPRequest, 0)
 }
 
@@ -134,7 +132,6 @@ func (e *Engine) onSlowTimer(out []Action) []Action {
 // the attempt (also after the switch to HTTP), up changes nothing.
 func (e *Engine) onSlowCheck(out []Action, up bool) []Action {
 	out = e.cancelTimers(out, TimerSlowCheck)
-	e.slowFirst = false
 	if up || e.state != Connecting {
 		return out
 	}

@@ -10,7 +10,24 @@ import (
 	"strings"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
+
+// checkIDKey is the context key of the check ID a check runs for.
+type checkIDKey struct{}
+
+// CheckIDFrom returns the engine's ID of the check that the
+// Options.CheckConnectivity or Options.CheckWebSocket call given ctx runs
+// for, and whether ctx carries one. The runner feeds the check's answer to
+// the engine with this ID whenever it comes, also after the engine has
+// stopped waiting for it (the attempt ended, the check's timer fired): the
+// engine ignores such an answer (see engine.CheckID), so a check function
+// that cannot stop its request early needs to do nothing about it. The ID
+// is for logs and test doubles.
+func CheckIDFrom(ctx context.Context) (engine.CheckID, bool) {
+	id, ok := ctx.Value(checkIDKey{}).(engine.CheckID)
+	return id, ok
+}
 
 // DefaultWebSocketCheckURL is the websocket check host of
 // PolicyWebSocketCheck, as the JavaScript SDK that ships the policy sets

@@ -91,9 +91,9 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 			r.removeTimer(i)
 		}
 	case engine.ActionCheckConnectivity:
-		r.check(r.checkNet, r.timeouts.HTTPRequest, engine.EventConnectivity)
+		r.check(r.checkNet, r.timeouts.HTTPRequest, engine.EventConnectivity, a.Check)
 	case engine.ActionCheckWebSocket:
-		r.check(r.checkWS, r.timeouts.RealtimeRequest, engine.EventWebSocketCheck)
+		r.check(r.checkWS, r.timeouts.RealtimeRequest, engine.EventWebSocketCheck, a.Check)
 	case engine.ActionStateChange:
 		r.changeState(now, a)
 	}
@@ -122,16 +122,18 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	r.deliver(c)
 }
 
-// check runs one connectivity or websocket check on its own goroutine and
-// feeds its answer as an event of kind k.
-func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k engine.EventKind) {
+// check runs check id, a connectivity or websocket check, on its own
+// goroutine and feeds its answer as an event of kind k carrying id. The
+// answer is posted whenever it comes: the engine ignores one whose check is
+// no longer in flight.
+func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k engine.EventKind, id engine.CheckID) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		ctx, cancel := context.WithTimeout(r.ctx, timeout)
+		ctx, cancel := context.WithTimeout(context.WithValue(r.ctx, checkIDKey{}, id), timeout)
 		up := fn(ctx)
 		cancel()
-		r.post(engine.Event{Kind: k, Up: up})
+		r.post(engine.Event{Kind: k, Check: id, Up: up})
 	}()
 }
 

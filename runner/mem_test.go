@@ -77,12 +77,23 @@ func (d *memDialer) lines() []string {
 
 // memCheck is a check answered by the test: the runner's call waits until
 // answer is called or its context ends.
-type memCheck struct{ asks chan chan bool }
+type memCheck struct {
+	asks chan chan bool
+	mu   sync.Mutex
+	byID map[engine.CheckID]chan bool // every call's channel, by check ID
+}
 
-func newMemCheck() *memCheck { return &memCheck{asks: make(chan chan bool, 4)} }
+func newMemCheck() *memCheck {
+	return &memCheck{asks: make(chan chan bool, 4), byID: map[engine.CheckID]chan bool{}}
+}
 
 func (c *memCheck) check(ctx context.Context) bool {
 	ch := make(chan bool, 1)
+	if id, ok := CheckIDFrom(ctx); ok {
+		c.mu.Lock()
+		c.byID[id] = ch
+		c.mu.Unlock()
+	}
 	select {
 	case c.asks <- ch:
 	case <-ctx.Done():
@@ -96,16 +107,24 @@ func (c *memCheck) check(ctx context.Context) bool {
 	}
 }
 
-// answer answers the check in flight, if any, and reports whether there
-// was one.
-func (c *memCheck) answer(up bool) bool {
-	select {
-	case ch := <-c.asks:
-		ch <- up
-		return true
-	default:
+// answerID answers the call the runner made for check id, if any (its
+// answer reaches the engine only if the call still waits), and reports
+// whether there was one.
+func (c *memCheck) answerID(id engine.CheckID, up bool) bool {
+	c.mu.Lock()
+	ch, ok := c.byID[id]
+	delete(c.byID, id)
+	c.mu.Unlock()
+	if !ok {
 		return false
 	}
+	for range len(c.asks) { // take it out of the queue of asks
+		if q := <-c.asks; q != ch {
+			c.asks <- q
+		}
+	}
+	ch <- up
+	return true
 }
 
 // recorder collects state changes.

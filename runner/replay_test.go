@@ -178,10 +178,16 @@ func feed(r *Runner, d *memDialer, net, ws *memCheck, ev string) error {
 		r.NetworkDown()
 	case "timer":
 		// The runner's own timer fires at its due time.
-	case "connectivity":
-		net.answer(f[1] == "up")
-	case "websocket-check":
-		ws.answer(f[1] == "up")
+	case "connectivity", "websocket-check":
+		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "C"), 10, 64)
+		if err != nil || len(f) != 3 {
+			return fmt.Errorf("bad check answer %q", ev)
+		}
+		c := net
+		if f[0] == "websocket-check" {
+			c = ws
+		}
+		c.answerID(engine.CheckID(n), f[2] == "up")
 	case "fatal":
 		fl, err := conform.ParseFailure(f[1])
 		if err != nil {

@@ -10,6 +10,9 @@
 //   - the comet transport's createRequest: fake HTTP requests;
 //   - client.http.checkConnectivity: the fake connectivity check;
 //   - Platform.Config.addEventListener: the OS online/offline events;
+//   - the client option connectionStateTtl and the CONNECTED message's
+//     connectionDetails.connectionStateTtl: the timeline's
+//     connectionStateTtl, when it sets one;
 //   - Platform.WebStorage: an in-memory store, so the transport preference
 //     persists across clients as it does in a browser;
 //   - Math.random: always 0 (jitter coefficient 1, fallback hosts in listed
@@ -142,7 +145,7 @@ class Run {
         if (r.do === 'connect') {
           at(r.after + (r.connectedAfter ?? 10), () => {
             c.state = 'connected';
-            impl.message(connectedMessage(c.n));
+            impl.message(connectedMessage(c.n, this.tl.connectionStateTtl));
           });
         } else if (r.do === 'disconnect') {
           at(r.after + (r.connectedAfter ?? 10), () => impl.message(disconnectedMessage(r.status ?? 503)));
@@ -243,6 +246,7 @@ class Run {
       useBinaryProtocol: false,
       logLevel: 0,
       transports: tl.transports || ['web_socket', 'comet'],
+      ...(tl.connectionStateTtl ? { connectionStateTtl: tl.connectionStateTtl } : {}),
     });
     const cm = client.connection.connectionManager;
     cm.on('connectionstate', (ch) =>
@@ -310,11 +314,13 @@ function connectMode(params) {
   return params.has('resume') ? 'resume' : params.has('recover') ? 'recover' : 'clean';
 }
 
-function connectedMessage(n) {
+// connectedMessage is the server's CONNECTED, with the timeline's
+// connectionStateTtl (default 120 s) in its connection details.
+function connectedMessage(n, ttl) {
   return {
     action: 4,
     connectionId: 'conn' + n,
-    connectionDetails: { connectionKey: 'key' + n, connectionStateTtl: 120000, maxIdleInterval: 0 },
+    connectionDetails: { connectionKey: 'key' + n, connectionStateTtl: ttl || 120000, maxIdleInterval: 0 },
   };
 }
 

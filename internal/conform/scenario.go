@@ -185,14 +185,20 @@ func (r *renderer) event(s string) (engine.Event, error) {
 	}
 	switch f[0] {
 	case "connectivity", "websocket-check":
-		if len(f) != 2 {
+		// "connectivity C<n> up|down": the answer to check C<n> (C0 names
+		// no check: the engine rejects it as unknown).
+		if len(f) != 3 || (f[2] != "up" && f[2] != "down") {
 			return engine.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "C"), 10, 64)
+		if err != nil || !strings.HasPrefix(f[1], "C") {
+			return engine.Event{}, fmt.Errorf("bad check in %q", s)
 		}
 		k := engine.EventConnectivity
 		if f[0] == "websocket-check" {
 			k = engine.EventWebSocketCheck
 		}
-		return engine.Event{Kind: k, Up: f[1] == "up"}, nil
+		return engine.Event{Kind: k, Check: engine.CheckID(n), Up: f[2] == "up"}, nil
 	case "timer":
 		id, ok := r.timers[strings.Join(f[1:], " ")]
 		if !ok {
@@ -258,9 +264,9 @@ func (r *renderer) render(a engine.Action) string {
 	case engine.ActionActivateTransport:
 		return fmt.Sprintf("activate T%d", a.Transport)
 	case engine.ActionCheckConnectivity:
-		return "check"
+		return fmt.Sprintf("check C%d", a.Check)
 	case engine.ActionCheckWebSocket:
-		return "check-websocket"
+		return fmt.Sprintf("check-websocket C%d", a.Check)
 	}
 	return a.String()
 }

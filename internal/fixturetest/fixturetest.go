@@ -18,7 +18,7 @@ import (
 
 // Update rewrites the committed fixture files from their oracles:
 //
-//	go test -run Fixture -update . ./engine
+//	go test -run Fixture . ./engine -args -update
 var Update = flag.Bool("update", false, "rewrite fixtures/*.json from the oracles")
 
 // CheckGolden compares the committed fixture file at path with want, the bytes
@@ -41,10 +41,10 @@ func CheckGolden(t *testing.T, path string, want any) {
 	}
 	committed, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run Fixture -update . ./engine to create it)", err)
+		t.Fatalf("%v (run go test -run Fixture . ./engine -args -update to create it)", err)
 	}
 	if !bytes.Equal(committed, got) {
-		t.Errorf("%s differs from what its oracle produces; regenerate it with go test -run Fixture -update . ./engine and review the diff", path)
+		t.Errorf("%s differs from what its oracle produces; regenerate it with go test -run Fixture . ./engine -args -update and review the diff", path)
 	}
 }
 

@@ -196,12 +196,13 @@ func TestAblyJSParity(t *testing.T) {
 	}
 	t.Logf("%d timelines: %d agree line for line, %d differ as listed", len(doc.Timelines), same, len(doc.Timelines)-same)
 	if !update {
-		checkDocs(t, len(doc.Timelines), same)
+		checkDoc(t, len(doc.Timelines), same)
 	}
 }
 
-// checkDocs checks that docs/ably-js.md states the current counts.
-func checkDocs(t *testing.T, timelines, same int) {
+// checkDoc checks that docs/ably-js.md, the page that compares the engine
+// with ably-js, states the current counts.
+func checkDoc(t *testing.T, timelines, same int) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "ably-js.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // preferenceRows measures, with the simulator, the mean time to reconnect
 // after a drop on each profile and policy, without a remembered transport
 // and with HTTP remembered (the connection that dropped was HTTP): clients
-// per cell, seed 1. It renders docs/ably-js.md's table.
+// per cell, seed 1. It renders the table of docs/ably-js.md.
 func preferenceRows(t *testing.T, clients int) string {
 	t.Helper()
 	profiles, err := sim.Select(sim.Builtin(), []string{"proxy-blackholes-websocket", "proxy-rejects-websocket", "healthy", "slow-mobile"})
@@ -49,8 +49,9 @@ func preferenceRows(t *testing.T, clients int) string {
 	return b.String()
 }
 
-// TestPreferenceDataInDocs recomputes docs/ably-js.md's transport-preference
-// table (2000 clients a cell, deterministic) and fails if it changed.
+// TestPreferenceDataInDocs recomputes the transport-preference table of
+// docs/ably-js.md (2000 clients a cell, deterministic) and fails if it
+// changed.
 func TestPreferenceDataInDocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulation")

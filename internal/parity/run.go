@@ -21,6 +21,9 @@ func Config(tl Timeline) engine.Config {
 	c := engine.DefaultConfig()
 	c.Policy = engine.PolicyWebSocketCheck
 	c.Source = zeroSource{}
+	if tl.ConnectionStateTTL > 0 {
+		c.Timeouts.ConnectionStateTTL = time.Duration(tl.ConnectionStateTTL) * time.Millisecond
+	}
 	if len(tl.Transports) > 0 {
 		c.Transports = reconnect.Availability{}
 		for _, t := range tl.Transports {
@@ -223,10 +226,10 @@ func (r *runner) perform(l *life, a engine.Action) {
 		delete(l.timers, a.Timer)
 	case engine.ActionCheckConnectivity:
 		r.record(Entry{Ev: "check"})
-		r.answerCheck(l, "connectivity", "up", engine.EventConnectivity)
+		r.answerCheck(l, "connectivity", "up", engine.EventConnectivity, a.Check)
 	case engine.ActionCheckWebSocket:
 		r.record(Entry{Ev: "wscheck"})
-		r.answerCheck(l, "wscheck", "connect", engine.EventWebSocketCheck)
+		r.answerCheck(l, "wscheck", "connect", engine.EventWebSocketCheck, a.Check)
 	case engine.ActionStateChange:
 		r.record(Entry{Ev: "state", From: a.From.String(), To: a.To.String(), RetryIn: a.RetryIn.Round(time.Millisecond).Milliseconds()})
 	default:
@@ -234,19 +237,20 @@ func (r *runner) perform(l *life, a engine.Action) {
 	}
 }
 
-// open answers an ActionOpenTransport as the timeline's network does.
-// answerCheck answers a check of the given rule transport ("connectivity"
-// or "wscheck") as the timeline says: no answer for "blackhole", else up
-// when the rule's Do is upWord, after the rule's delay.
-func (r *runner) answerCheck(l *life, transport, upWord string, kind engine.EventKind) {
+// answerCheck answers check id, of the given rule transport
+// ("connectivity" or "wscheck"), as the timeline says: no answer for
+// "blackhole", else up when the rule's Do is upWord, after the rule's
+// delay, whatever the engine has done since.
+func (r *runner) answerCheck(l *life, transport, upWord string, kind engine.EventKind, id engine.CheckID) {
 	ru := r.tl.rule(transport, "", r.now, r.offline)
 	if ru.Do == "blackhole" {
 		return
 	}
 	up := ru.Do == upWord
-	r.after(*ru.After, func() { r.step(l, engine.Event{Kind: kind, Up: up}) })
+	r.after(*ru.After, func() { r.step(l, engine.Event{Kind: kind, Check: id, Up: up}) })
 }
 
+// open answers an ActionOpenTransport as the timeline's network does.
 func (r *runner) open(l *life, a engine.Action) {
 	kind := "ws"
 	if a.TransportKind == reconnect.HTTP {

@@ -39,6 +39,9 @@ type Timeline struct {
 	Events  []Event `json:"events"`
 	// Until is when the run stops, in ms; 0 means 300000.
 	Until int64 `json:"until,omitempty"`
+	// ConnectionStateTTL, in ms, is connectionStateTtl (the client option
+	// and the CONNECTED message's connectionDetails); 0 means 120000.
+	ConnectionStateTTL int64 `json:"connectionStateTtl,omitempty"`
 }
 
 // Rule says how the fake network answers one kind of request.
@@ -116,6 +119,9 @@ func Parse(name string, b []byte) (Timelines, error) {
 		seen[tl.ID] = true
 		if tl.Until < 0 || tl.Until > maxUntil {
 			return doc, fmt.Errorf("%s: timeline %s: until %d is not in [0, %d] ms", path, tl.ID, tl.Until, maxUntil)
+		}
+		if tl.ConnectionStateTTL < 0 || tl.ConnectionStateTTL > maxUntil {
+			return doc, fmt.Errorf("%s: timeline %s: connectionStateTtl %d is not in [0, %d] ms", path, tl.ID, tl.ConnectionStateTTL, maxUntil)
 		}
 		for _, r := range tl.Network {
 			if _, ok := Defaults[r.Transport]; !ok && r.Transport != "any" {

@@ -337,10 +337,10 @@ func (c *client) perform(res *Result, ev engine.Event) bool {
 			}
 		case engine.ActionCheckConnectivity:
 			res.ConnectivityChecks++
-			c.check(engine.EventConnectivity, c.p.Connectivity, c.p.Connectivity.Up, c.streams[streamConnectivity])
+			c.check(engine.EventConnectivity, a.Check, c.p.Connectivity, c.p.Connectivity.Up, c.streams[streamConnectivity])
 		case engine.ActionCheckWebSocket:
 			res.WebSocketChecks++
-			c.check(engine.EventWebSocketCheck, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass, c.streams[streamWebSocketCheck])
+			c.check(engine.EventWebSocketCheck, a.Check, c.p.WebSocketCheck, c.p.WebSocketCheck.Pass, c.streams[streamWebSocketCheck])
 		case engine.ActionStateChange:
 			if a.To == engine.Connected {
 				connected = true
@@ -400,14 +400,14 @@ func (c *client) open(res *Result, a engine.Action) {
 }
 
 // check queues the answer of a connectivity or websocket check.
-func (c *client) check(kind engine.EventKind, ch Check, pUp float64, r *rand.Rand) {
+func (c *client) check(kind engine.EventKind, id engine.CheckID, ch Check, pUp float64, r *rand.Rand) {
 	u := r.Float64()
 	if u >= pUp && u < pUp+ch.Hang {
 		return // no answer: the engine's timers decide
 	}
 	lat := ch.Latency.sample(r)
 	up := u < pUp && c.networkUp(c.now+lat)
-	c.push(lat, engine.Event{Kind: kind, Up: up})
+	c.push(lat, engine.Event{Kind: kind, Check: id, Up: up})
 }
 
 func (c *client) outcome(p engine.Policy) int {

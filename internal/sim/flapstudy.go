@@ -157,9 +157,9 @@ func (l *longClient) run(horizon time.Duration) (drops int, connected, onWS time
 			case engine.ActionCancelTimer:
 				delete(l.timers, a.Timer)
 			case engine.ActionCheckConnectivity:
-				l.check(engine.EventConnectivity, l.p.Connectivity, l.p.Connectivity.Up)
+				l.check(engine.EventConnectivity, a.Check, l.p.Connectivity, l.p.Connectivity.Up)
 			case engine.ActionCheckWebSocket:
-				l.check(engine.EventWebSocketCheck, l.p.WebSocketCheck, l.p.WebSocketCheck.Pass)
+				l.check(engine.EventWebSocketCheck, a.Check, l.p.WebSocketCheck, l.p.WebSocketCheck.Pass)
 			case engine.ActionStateChange:
 				isConnected = a.To == engine.Connected
 			}
@@ -194,10 +194,10 @@ func (l *longClient) open(a engine.Action) {
 }
 
 // check queues a check's answer, as Simulate does.
-func (l *longClient) check(kind engine.EventKind, ch Check, pUp float64) {
+func (l *longClient) check(kind engine.EventKind, id engine.CheckID, ch Check, pUp float64) {
 	u := l.r.Float64()
 	if u >= pUp && u < pUp+ch.Hang {
 		return
 	}
-	l.push(ch.Latency.sample(l.r), engine.Event{Kind: kind, Up: u < pUp})
+	l.push(ch.Latency.sample(l.r), engine.Event{Kind: kind, Check: id, Up: u < pUp})
 }
