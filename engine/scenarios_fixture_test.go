@@ -61,6 +61,7 @@ func buildScenariosFixture() scenariosFile {
 func normalizedScenarios() []scenario {
 	all := allScenarios()
 	for i := range all {
+		all[i].Rows = rowsFor(all[i].ID)
 		if all[i].Draws == nil {
 			all[i].Draws = []float64{}
 		}
