@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
 
 	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/conform"
@@ -329,4 +332,60 @@ func renderIndex() string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// TestScenarioHeaderIsTheEngines: the defaults and the wall clock stated in
+// fixtures/scenarios.json's header are the ones the engine and the scenario
+// runner use, so a port can take them from the file alone.
+func TestScenarioHeaderIsTheEngines(t *testing.T) {
+	data, err := os.ReadFile("../fixtures/scenarios.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Defaults map[string]any `json:"defaults"`
+		Clock    struct {
+			EpochUnixMs int64  `json:"epochUnixMs"`
+			Epoch       string `json:"epoch"`
+		} `json:"clock"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	c := engine.DefaultConfig()
+	h, err := reconnect.ResolveHosts(c.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := func(d time.Duration) any { return float64(d.Milliseconds()) }
+	fb := make([]any, len(h.Fallbacks))
+	for i, x := range h.Fallbacks {
+		fb[i] = x
+	}
+	want := map[string]any{
+		"endpoint": "", "primaryHost": h.Primary, "fallbackHosts": fb,
+		"webSocket": c.Transports.WebSocket, "http": c.Transports.HTTP, "policy": c.Policy.String(),
+		"shortCircuitMs": ms(c.ShortCircuit), "disconnectedRetryTimeoutMs": ms(c.Timeouts.DisconnectedRetry),
+		"suspendedRetryTimeoutMs": ms(c.Timeouts.SuspendedRetry), "connectionStateTtlMs": ms(c.Timeouts.ConnectionStateTTL),
+		"realtimeRequestTimeoutMs": ms(c.Timeouts.RealtimeRequest), "httpRequestTimeoutMs": ms(c.Timeouts.HTTPRequest),
+		"httpMaxRetryCount": float64(c.Timeouts.HTTPMaxRetryCount),
+		"slowTimeoutMs":     ms(engine.DefaultSlowTimeout), "giveUpTimeoutMs": ms(engine.DefaultGiveUpTimeout),
+		"preference": "", "preferenceTtlMs": ms(reconnect.DefaultPreferenceTTL), "rememberTransport": c.RememberTransport,
+		"flapDrops": float64(engine.DefaultFlapDrops), "flapWindowMs": ms(engine.DefaultFlapWindow), "flapHoldMs": ms(engine.DefaultFlapHold),
+		"reconnectWindowMs": ms(c.ReconnectWindow), "immediateShare": c.ImmediateShare, "retrySpread": c.RetrySpread, "suspendedSpread": c.SuspendedSpread,
+	}
+	for k, v := range want {
+		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {
+			t.Errorf("defaults.%s = %v, the engine's is %v", k, got, v)
+		}
+	}
+	for k := range f.Defaults {
+		if _, ok := want[k]; !ok {
+			t.Errorf("defaults.%s is not checked against the engine", k)
+		}
+	}
+	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) // the scenario runner's atMs 0 (internal/conform)
+	if f.Clock.EpochUnixMs != epoch.UnixMilli() || f.Clock.Epoch != epoch.Format(time.RFC3339) {
+		t.Errorf("clock %+v, the runner's is %v", f.Clock, epoch)
+	}
 }
