@@ -142,6 +142,11 @@ func stepMatches(r engine.Row, s *rowScenario, i int) bool {
 	if r.Events[0] != "any" && !slices.ContainsFunc(r.Events, func(e string) bool { return lineMatch(e, s.events[i]) }) {
 		return false
 	}
+	for _, w := range r.Without {
+		if slices.ContainsFunc(s.got[i], func(a string) bool { return lineMatch(w, a) }) {
+			return false
+		}
+	}
 	return seqMatch(r.Actions, s.got[i])
 }
 
@@ -215,6 +220,7 @@ func TestRowsDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(data)
+	pinned := pinnedPolicies(loadRowScenarios(t))
 	tables := []string{"index"}
 	for _, r := range engine.Rows {
 		if !slices.Contains(tables, r.Table) {
@@ -228,7 +234,7 @@ func TestRowsDocument(t *testing.T) {
 			t.Errorf("%s lacks the rows-%s markers", path, name)
 			continue
 		}
-		want := renderRows(name)
+		want := renderRows(name, pinned)
 		if name == "index" {
 			want = renderIndex()
 		}
@@ -248,8 +254,30 @@ func TestRowsDocument(t *testing.T) {
 	}
 }
 
-// renderRows renders the rows of one table as Markdown.
-func renderRows(table string) string {
+// pinnedPolicies returns, per row, the policies under which a scenario it
+// names pins it.
+func pinnedPolicies(scen map[string]*rowScenario) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range engine.Rows {
+		for _, p := range r.Pins {
+			s := scen[p]
+			if s == nil || slices.Contains(out[r.ID], s.policy) {
+				continue
+			}
+			for i := range s.events {
+				if stepMatches(r, s, i) {
+					out[r.ID] = append(out[r.ID], s.policy)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// renderRows renders the rows of one table as Markdown; the policies
+// column marks with * a policy no scenario pins the row under.
+func renderRows(table string, pinned map[string][]string) string {
 	var b strings.Builder
 	b.WriteString("| row | policies | state | event | when | actions, in order | follows | scenarios |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range engine.Rows {
@@ -264,6 +292,9 @@ func renderRows(table string) string {
 			}
 			acts = strings.Join(q, " → ")
 		}
+		for _, w := range r.Without {
+			acts += "; never `" + w + "`"
+		}
 		ev := make([]string, len(r.Events))
 		for i, e := range r.Events {
 			ev[i] = "`" + e + "`"
@@ -272,8 +303,15 @@ func renderRows(table string) string {
 		if len(r.Pins) > 0 {
 			pins = "`" + strings.Join(r.Pins, "`, `") + "`"
 		}
+		pols := make([]string, len(r.Policies))
+		for i, p := range r.Policies {
+			pols[i] = p
+			if !r.Placeholder && !slices.Contains(pinned[r.ID], p) {
+				pols[i] += "*"
+			}
+		}
 		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s | %s | %s | %s | %s | %s |\n", strings.ToLower(r.ID), r.ID,
-			strings.Join(r.Policies, ", "), strings.Join(r.States, ", "), strings.Join(ev, ", "),
+			strings.Join(pols, ", "), strings.Join(r.States, ", "), strings.Join(ev, ", "),
 			strings.ReplaceAll(r.When, "|", "\\|"), strings.ReplaceAll(acts, "|", "\\|"), r.Spec, pins)
 	}
 	return b.String()

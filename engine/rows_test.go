@@ -35,6 +35,9 @@ type Row struct {
 	// Actions are the action templates, in the order the engine emits
 	// them; empty means no action at all.
 	Actions []string
+	// Without are action templates of which no action of the step may be
+	// an instance.
+	Without []string
 	// Spec names the spec point or the decision the row follows.
 	Spec string
 	// Pins are scenarios of fixtures/scenarios.json that pin the row.
@@ -189,13 +192,13 @@ var Rows = []Row{
 
 	// ---- Transports connecting (activation) ----
 	row("ALL-CONNECTING-connected-1", "transports", allP, "connecting", "connected T<n>",
-		"a pending transport (or an opening one: treated as viable first) activates and no upgrade follows (a websocket; or HTTP under websocket-check or without websockets): its connect timer cancelled, activate, the attempt timers cancelled, a websocket disposes every other transport, the state-TTL and retry timers cancelled, CONNECTED; the retry count resets",
+		"a pending transport (or an opening one: treated as viable first) activates and no upgrade follows (a websocket; or HTTP under websocket-check or without websockets): its connect timer cancelled, activate, the attempt timers cancelled, a websocket disposes every other transport, the state-TTL timer cancelled (it does not run after SUSPENDED), CONNECTED; the retry count resets",
 		"RTN14, RTN15; activating a websocket closes the rest", pins("outcome-1-websocket-within-short-circuit", "outcome-2-http-still-opening-when-websocket-activates", "websocket-check-ably-js-rejected-websocket", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
-		any_, "activate T<n>", any_, "cancel state-ttl", toConnected),
+		any_, "activate T<n>", any_, toConnected),
 	row("WH-CONNECTING-connected-http-2", "transports", wfhf, "connecting", "connected T<n>",
 		"HTTP activates, websockets available, no flapping hold: as above (HTTP disposes nothing: a websocket still opening stays), then the upgrade websocket on HTTP's host",
 		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "outcome-4-websocket-fails-immediately"),
-		any_, "activate T<n>", any_, "cancel state-ttl", toConnected, "open T<n> websocket <host> upgrade", openConnect),
+		any_, "activate T<n>", any_, toConnected, "open T<n> websocket <host> upgrade", openConnect),
 	row("WH-CONNECTING-connected-http-hold-3", "transports", wfhf, "connecting", "connected T<n>",
 		"HTTP activates during the flapping hold: no upgrade; the flap-hold timer starts, due at the hold's end, unless it is running already",
 		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-close-cancels-the-hold"),
@@ -278,7 +281,7 @@ var Rows = []Row{
 	row("ALL-CONNECTED-network-down-1", "drops", allP, "connected", "network-down",
 		"every transport disposed, DISCONNECTED (network-down, error unreachable) with an RTB1 retry, then the state-TTL timer",
 		"RTN20a", pins("network-down-then-up"),
-		disposeTn, "state connected disconnected network-down retryIn=<retryIn> error=unreachable", retryTimer, ttlTimer),
+		disposeTn, any_, "state connected disconnected network-down retryIn=<retryIn> error=unreachable", retryTimer, ttlTimer),
 	row("ALL-CONNECTING-network-down-1", "drops", allP, "connecting", "network-down",
 		"every transport disposed, the attempt timers cancelled, DISCONNECTED (network-down, error unreachable) with an RTB1 retry; the state-TTL timer keeps running",
 		"RTN20a", pins("network-down-and-up-while-connecting"),
@@ -345,9 +348,9 @@ var Rows = []Row{
 		"RTN17, RTN17j", pins("fallback-order-through-every-step", "websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
 		"cancel connectivity-check", "open T<n> <transport> <host> <mode>", openConnect),
 	row("WH-CONNECTING-connectivity-2", "checks", wfhf, "connecting", "connectivity up",
-		"the RTN17f1 check says up: the host order drawn, the policy's first transports on the first fallback host",
+		"the RTN17f1 check says up: the host order drawn, the policy's first transports (START rows) on the first fallback host",
 		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host"),
-		"cancel connectivity-check", "open T<n> websocket <host> <mode>", openConnect, "timer short-circuit at=<now+shortCircuit>"),
+		"cancel connectivity-check", "open T<n> <transport> <host> <mode>", openConnect, any_),
 	row("ALL-CONNECTING-connectivity-3", "checks", allP, "connecting", "connectivity down",
 		"the check says down: no fallback host; every transport disposed, DISCONNECTED (connectivity-down) carrying the attempt's last failure",
 		"RTN17j", pins("field-no-fallback-after-connectivity-down", "connectivity-down-closes-what-is-still-open"),
@@ -433,6 +436,66 @@ var Rows = []Row{
 		"an event stamped earlier than the latest time seen happens at that latest time: every due time is computed from it",
 		"decision: time never goes backwards", pins("a-time-earlier-than-the-last-counts-as-the-last"),
 		any_),
+}
+
+// tourPins are the tours (scenarios_tour_test.go) that pin rows too, each
+// checked like any pin: one tour per policy makes the rows shared by the
+// policies pinned under each of them.
+var tourPins = map[string][]string{
+	"WF-START-ws-1":                        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
+	"HF-START-http-1":                      {"tour-hosts-http-first", "tour-life-http-first"},
+	"WH-START-redirect-1":                  {"tour-hosts-http-first", "tour-hosts-websocket-first"},
+	"WC-START-ws-1":                        {"tour-hosts-websocket-check", "tour-life-websocket-check"},
+	"WC-START-redirect-3":                  {"tour-hosts-websocket-check"},
+	"ALL-INITIALIZED-connect-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-connect-1":           {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connect-1":             {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-close-1":                {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-close-1":               {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-close-1":                  {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-closed-1":                 {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-timer-close-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-fatal-1":                      {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-FAILED-fatal-1":                   {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connected-1":           {"tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WH-CONNECTING-connected-http-2":       {"tour-hosts-http-first", "tour-hosts-websocket-first", "tour-life-http-first"},
+	"ALL-CONNECTED-connected-duplicate-1":  {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WH-CONNECTING-lost-first-ws-1":        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
+	"ALL-CONNECTING-lost-flow-fallback-1":  {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"ALL-CONNECTING-lost-end-3":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WC-CONNECTING-lost-walk-over-1":       {"tour-life-websocket-check"},
+	"ALL-CONNECTED-lost-other-1":           {"tour-life-http-first"},
+	"ALL-CONNECTED-drop-1":                 {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-drop-rate-limited-2":    {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-drop-503-3":             {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"ALL-CONNECTED-network-down-1":         {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-network-down-1":        {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-timer-retry-1":       {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-timer-state-ttl-1":   {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-timer-stale-1":                {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connectivity-1":        {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"WH-CONNECTING-connectivity-2":         {"tour-hosts-http-first", "tour-hosts-websocket-first"},
+	"ALL-CONNECTING-connectivity-3":        {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"WC-CONNECTING-websocket-check-down-1": {"tour-life-websocket-check"},
+	"ALL-DISCONNECTED-network-up-1":        {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-network-up-2":          {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-network-ignored-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-network-ignored-2":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+}
+
+// without lists, per row, actions that must not appear in the step.
+var without = map[string][]string{
+	"WF-START-one-transport-2":      {"timer short-circuit at=<t>"},
+	"WH-START-flap-hold-1":          {"timer short-circuit at=<t>", "check-websocket", "open T<n> websocket <host> <mode>"},
+	"WC-START-expired-preference-5": {"check-websocket"},
+	"ALL-CONNECTING-connected-1":    {"open T<n> websocket <host> upgrade", "timer flap-hold at=<t>"},
+}
+
+func init() {
+	for i := range Rows {
+		Rows[i].Without = without[Rows[i].ID]
+		Rows[i].Pins = append(Rows[i].Pins, tourPins[Rows[i].ID]...)
+	}
 }
 
 // rowsFor returns the IDs of the rows that list scenario id among their

@@ -393,6 +393,7 @@ func allScenarios() []scenario {
 	out = append(out, parityScenarios()...)
 	out = append(out, stormSafeScenarios()...)
 	out = append(out, rowScenarios()...)
+	out = append(out, tourScenarios()...)
 	return append(out, edgeScenarios()...)
 }
 
