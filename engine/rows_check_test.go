@@ -182,6 +182,21 @@ func TestRowsAgainstScenarios(t *testing.T) {
 			}
 		}
 	}
+	pinned := pinnedPolicies(scen)
+	for _, r := range engine.Rows {
+		if r.Placeholder || r.OnePath {
+			continue
+		}
+		for _, p := range r.Policies {
+			gap := engine.KnownGaps[r.ID+"/"+p] != ""
+			switch got := slices.Contains(pinned[r.ID], p); {
+			case !got && !gap:
+				t.Errorf("row %s: no scenario pins it under policy %s", r.ID, p)
+			case got && gap:
+				t.Errorf("row %s: pinned under policy %s, but listed in KnownGaps", r.ID, p)
+			}
+		}
+	}
 	for _, s := range scen {
 		if len(s.rows) == 0 {
 			t.Errorf("scenario %s names no row", s.id)
@@ -306,12 +321,16 @@ func renderRows(table string, pinned map[string][]string) string {
 		pols := make([]string, len(r.Policies))
 		for i, p := range r.Policies {
 			pols[i] = p
-			if !r.Placeholder && !slices.Contains(pinned[r.ID], p) {
+			if !r.Placeholder && !r.OnePath && !slices.Contains(pinned[r.ID], p) {
 				pols[i] += "*"
 			}
 		}
+		polText := strings.Join(pols, ", ")
+		if r.OnePath {
+			polText += " (one path)"
+		}
 		fmt.Fprintf(&b, "| <a id=\"%s\"></a>`%s` | %s | %s | %s | %s | %s | %s | %s |\n", strings.ToLower(r.ID), r.ID,
-			strings.Join(pols, ", "), strings.Join(r.States, ", "), strings.Join(ev, ", "),
+			polText, strings.Join(r.States, ", "), strings.Join(ev, ", "),
 			strings.ReplaceAll(r.When, "|", "\\|"), strings.ReplaceAll(acts, "|", "\\|"), r.Spec, pins)
 	}
 	return b.String()

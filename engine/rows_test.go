@@ -42,6 +42,10 @@ type Row struct {
 	Spec string
 	// Pins are scenarios of fixtures/scenarios.json that pin the row.
 	Pins []string
+	// OnePath marks a row whose code path does not depend on the policy
+	// (the event is dropped before any policy is consulted, or the option
+	// acts the same under each): one policy's scenario pins it for all.
+	OnePath bool
 	// Placeholder marks a row whose behaviour is being decided elsewhere:
 	// documented, not yet pinned.
 	Placeholder bool
@@ -96,19 +100,19 @@ var Rows = []Row{
 		any_, "state <from> connecting <reason>", "open T<n> <transport> <host> <mode>", openConnect, any_),
 	row("HF-START-http-1", "start", hfP, "any", "any",
 		"HTTP-first, no RTN17f1 redirect pending, no remembered HTTP to check: HTTP on the attempt's first host (a websocket when HTTP is not available)",
-		"transport-fallback: the policy it replaced", pins("http-first-policy-upgrades", "http-first-host-fallback-then-upgrade-on-that-host"),
-		any_, "state <from> connecting <reason>", "open T<n> http <host> <mode>", openConnect, any_),
+		"transport-fallback: the policy it replaced", pins("http-first-policy-upgrades", "http-first-host-fallback-then-upgrade-on-that-host", "http-first-websocket-only"),
+		any_, "state <from> connecting <reason>", "open T<n> http|websocket <host> <mode>", openConnect, any_),
 	row("WH-START-redirect-1", "start", wfhf, "any", "any",
 		"an RTN17f1 redirect is pending (a DISCONNECTED 500–504 ended the last connection) and there is a fallback host: the connectivity check first; its up opens the first transports on the first fallback host (WH-CONNECTING-connectivity-2)",
 		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host"),
 		any_, "state <from> connecting <reason>", "check", "timer connectivity-check at=<now+httpRequestTimeout>", any_),
 	row("WH-START-remembered-http-1", "start", wfhf, "any", "any",
 		"rememberTransport, a remembered HTTP in force at the wall clock, HTTP available: HTTP alone, with the websocket check in the background when websockets are available",
-		"transport preference (RememberTransport)", pins("preference-remembered-http-under-websocket-first-races-the-websocket", "preference-remembered-http-viable-before-the-check-passes"),
+		"transport preference (RememberTransport)", pins("preference-remembered-http-under-websocket-first-races-the-websocket", "preference-remembered-http-viable-before-the-check-passes", "preference-under-http-first-websocket-replaces-pending-http", "preference-check-fails-under-http-first"),
 		any_, "state <from> connecting <reason>", "check-websocket", "open T<n> http <host> <mode>", openConnect, any_),
 	row("WH-START-flap-hold-1", "start", wfhf, "any", "any",
 		"the flapping guard's hold is in force: HTTP alone (no short circuit, no background websocket check); the guard is checked before the remembered transport",
-		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http"),
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http", "flapping-under-http-first"),
 		any_, "state <from> connecting <reason>", "open T<n> http <host> <mode>", openConnect, any_),
 	row("WC-START-ws-1", "start", wcP, "any", "any",
 		"websocket-check, websockets available, no RTN17f1 redirect, no remembered HTTP in force: the attempt limit, the slow and give-up timers (before the websocket opens), then the websocket on the primary host",
@@ -172,14 +176,14 @@ var Rows = []Row{
 	// ---- Transports turning viable ----
 	row("WH-CONNECTING-viable-proceed-1", "transports", wfhf, "connecting|connected", "viable T<n>",
 		"rule 4: nothing pending or active stands in the way (or an upgrade websocket beside active HTTP): the transport becomes pending, no action",
-		"setTransportPending rule 4", pins("outcome-1-websocket-within-short-circuit", "outcome-3-late-websocket-discarded-then-upgrade")),
+		"setTransportPending rule 4", pins("outcome-1-websocket-within-short-circuit", "outcome-3-late-websocket-discarded-then-upgrade", "preference-under-http-first-websocket-replaces-pending-http", "http-first-host-fallback-then-upgrade-on-that-host")),
 	row("WH-CONNECTING-viable-http-2", "transports", wfhf, "connecting", "viable T<n>",
 		"rule 1: HTTP turns viable while a websocket is pending: HTTP is disposed and nothing else changes (a displaced flow transport is noted: if that websocket is lost, HTTP opens again on its host)",
-		"setTransportPending rule 1", pins("outcome-2-http-discarded-while-websocket-pending", "liveness-websocket-killed-after-http-discarded"),
+		"setTransportPending rule 1", pins("outcome-2-http-discarded-while-websocket-pending", "liveness-websocket-killed-after-http-discarded", "preference-under-http-first-http-discarded"),
 		cancelConn, disposeTn),
 	row("WH-CONNECTING-viable-ws-3", "transports", wfhf, "connecting", "viable T<n>",
 		"rule 2: a websocket turns viable while HTTP is pending: the pending HTTP is disposed (noted as displaced), the websocket becomes pending",
-		"setTransportPending rule 2", pins("outcome-2-websocket-replaces-pending-http", "liveness-websocket-killed-after-displacing-pending-http"),
+		"setTransportPending rule 2", pins("outcome-2-websocket-replaces-pending-http", "liveness-websocket-killed-after-displacing-pending-http", "preference-under-http-first-websocket-replaces-pending-http"),
 		cancelConn, disposeTn),
 	row("WH-CONNECTED-viable-ws-4", "transports", wfhf, "connected", "viable T<n>",
 		"rule 3: a websocket not in upgrade mode turns viable while HTTP is active: it is disposed; the upgrade websocket takes over in due course",
@@ -193,19 +197,19 @@ var Rows = []Row{
 	// ---- Transports connecting (activation) ----
 	row("ALL-CONNECTING-connected-1", "transports", allP, "connecting", "connected T<n>",
 		"a pending transport (or an opening one: treated as viable first) activates and no upgrade follows (a websocket; or HTTP under websocket-check or without websockets): its connect timer cancelled, activate, the attempt timers cancelled, a websocket disposes every other transport, the state-TTL timer cancelled (it does not run after SUSPENDED), CONNECTED; the retry count resets",
-		"RTN14, RTN15; activating a websocket closes the rest", pins("outcome-1-websocket-within-short-circuit", "outcome-2-http-still-opening-when-websocket-activates", "websocket-check-ably-js-rejected-websocket", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
+		"RTN14, RTN15; activating a websocket closes the rest", pins("outcome-1-websocket-within-short-circuit", "outcome-2-http-still-opening-when-websocket-activates", "websocket-check-ably-js-rejected-websocket", "field-no-retry-spam-when-a-proxy-drops-every-connection", "http-first-websocket-only", "preference-under-http-first-http-discarded"),
 		any_, "activate T<n>", any_, toConnected),
 	row("WH-CONNECTING-connected-http-2", "transports", wfhf, "connecting", "connected T<n>",
 		"HTTP activates, websockets available, no flapping hold: as above (HTTP disposes nothing: a websocket still opening stays), then the upgrade websocket on HTTP's host",
-		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "outcome-4-websocket-fails-immediately"),
+		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "outcome-4-websocket-fails-immediately", "preference-under-http-first-websocket-replaces-pending-http"),
 		any_, "activate T<n>", any_, toConnected, "open T<n> websocket <host> upgrade", openConnect),
 	row("WH-CONNECTING-connected-http-hold-3", "transports", wfhf, "connecting", "connected T<n>",
 		"HTTP activates during the flapping hold: no upgrade; the flap-hold timer starts, due at the hold's end, unless it is running already",
-		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-close-cancels-the-hold"),
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-close-cancels-the-hold", "flapping-under-http-first"),
 		any_, "activate T<n>", any_, toConnected, "timer flap-hold at=<hold-end>"),
 	row("WH-CONNECTED-connected-upgrade-1", "transports", wfhf, "connected", "connected T<n>",
 		"the upgrade websocket activates: its connect timer cancelled, the active HTTP disposed, activate (and any other transport disposed)",
-		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades"),
+		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "preference-under-http-first-websocket-replaces-pending-http"),
 		cancelConn, disposeTn, "activate T<n>", any_),
 	row("ALL-CONNECTED-connected-duplicate-1", "transports", allP, "connected", "connected T<n> / viable T<n>",
 		"the active transport again (a duplicate): ignored", "decision: duplicates", pins("bad-events-are-ignored")),
@@ -216,21 +220,21 @@ var Rows = []Row{
 		"PLACEHOLDER (to be filled in after merging): HTTP activates while a clean websocket is still opening: the engine closes that websocket", "decision (pending)", nil),
 
 	// ---- Transports lost before CONNECTED ----
-	row("WH-CONNECTING-lost-first-ws-1", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("WH-CONNECTING-lost-first-ws-1", "losses", wfP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"the short-circuit websocket is lost while HTTP has not started and nothing is pending or active: HTTP starts at once on the attempt's first host (the short-circuit timer cancelled)",
 		"transport-fallback outcome 4", pins("outcome-4-websocket-fails-immediately", "fallback-order-through-every-step"),
 		any_, disposeTn, "cancel short-circuit", "open T<n> http <host> <mode>", openConnect),
 	row("WH-CONNECTING-lost-first-ws-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"the websocket that displaced the flow's HTTP (rules 1, 2) is lost before CONNECTED: HTTP opens again on the host where it was displaced",
-		"decision: liveness", pins("liveness-websocket-killed-after-displacing-pending-http", "liveness-http-reopened-on-its-fallback-host"),
+		"decision: liveness", pins("liveness-websocket-killed-after-displacing-pending-http", "liveness-http-reopened-on-its-fallback-host", "preference-under-http-first-websocket-replaces-pending-http"),
 		any_, disposeTn, "open T<n> http <host> <mode>", openConnect),
 	row("ALL-CONNECTING-lost-flow-fallback-1", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"the flow transport fails with a qualifying failure (RSC15l: dns, unreachable, refused, timeout, 500–504, CloudFront ≥ 400; DISCONNECTED 500–504) and a fallback host remains: the connectivity check",
 		"RTN17, RSC15l, RTN17j", pins("fallback-order-through-every-step", "fallback-cloudfront-4xx-qualifies", "websocket-only-walks-the-hosts", "websocket-check-attempt-limit", "http-first-host-fallback-then-upgrade-on-that-host"),
 		any_, disposeTn, "check", "timer connectivity-check at=<now+httpRequestTimeout>"),
-	row("ALL-CONNECTING-lost-in-flight-2", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("ALL-CONNECTING-lost-in-flight-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"something else of the attempt is still in flight (a transport, a connectivity check, the short-circuit timer): the transport is disposed, nothing else",
-		"transport-fallback", pins("connect-timeout", "suspended-the-moment-connection-state-ttl-passes-mid-attempt"),
+		"transport-fallback", pins("connect-timeout", "suspended-the-moment-connection-state-ttl-passes-mid-attempt", "preference-under-http-first-websocket-lost-beside-http"),
 		any_, disposeTn),
 	row("ALL-CONNECTING-lost-end-3", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"nothing is left in flight and no fallback host qualifies (or none remains): DISCONNECTED with an RTB1 retry, carrying the attempt's last transport failure",
@@ -238,11 +242,11 @@ var Rows = []Row{
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("ALL-CONNECTING-lost-suspended-4", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"as ALL-CONNECTING-lost-end-3 once connectionStateTtl has passed without a connection: SUSPENDED with suspendedRetryTimeout",
-		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat"),
+		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "http-first-failed-attempt-from-suspended-stays-suspended", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
 		any_, disposeTn, any_, "state connecting suspended connect-failed retryIn=<suspendedRetryTimeout> …", retryTimer),
 	row("WC-CONNECTING-lost-walk-over-1", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"websocket-check: the websocket failed on every host (nothing in flight), HTTP available, no websocket check yet: the websocket check, at once",
-		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "websocket-check-walk-failed-before-the-slow-point"),
+		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "websocket-check-walk-failed-before-the-slow-point", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
 		any_, disposeTn, "check-websocket"),
 	row("WC-CONNECTING-lost-walk-over-2", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"websocket-check: the websocket failed on every host while the websocket check is in flight: nothing more; the give-up timer decides",
@@ -260,7 +264,7 @@ var Rows = []Row{
 		"websocket-check: a transport that opened closes before CONNECTED for any other failure: everything disposed, DISCONNECTED (connect-failed)",
 		"ably-js 2.28.0", pins("websocket-check-opened-then-closed-before-connected"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
-	row("ALL-CONNECTED-lost-other-1", "losses", allP, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("ALL-CONNECTED-lost-other-1", "losses", wfhf, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"a transport that is not active is lost outside CONNECTING (an upgrade websocket, a late first websocket): it is disposed, nothing else",
 		"transport-fallback", pins("outcome-4-websocket-fails-immediately", "outcome-5-websocket-never-connects"),
 		any_, disposeTn),
@@ -301,15 +305,15 @@ var Rows = []Row{
 		"state <from> connecting retry|reconnect", any_),
 	row("ALL-DISCONNECTED-timer-state-ttl-1", "timers", allP, "disconnected", "timer state-ttl",
 		"connectionStateTtl passed without a connection: the retry timer cancelled, SUSPENDED carrying the failure of the DISCONNECTED it leaves, the retry count reset",
-		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "network-up-while-suspended"),
+		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "network-up-while-suspended", "http-first-failed-attempt-from-suspended-stays-suspended", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
 		"cancel retry", "state disconnected suspended state-ttl retryIn=<suspendedRetryTimeout> …", retryTimer),
 	row("ALL-CONNECTING-timer-state-ttl-2", "timers", allP, "connecting", "timer state-ttl",
 		"connectionStateTtl passes mid-attempt: every transport disposed, the attempt timers cancelled, SUSPENDED at that moment",
-		"RTN14e", pins("suspended-the-moment-connection-state-ttl-passes-mid-attempt"),
+		"RTN14e", pins("suspended-the-moment-connection-state-ttl-passes-mid-attempt", "websocket-check-suspended-mid-attempt", "http-first-connectivity-check-times-out-then-suspended-mid-attempt"),
 		any_, "state connecting suspended state-ttl retryIn=<suspendedRetryTimeout>", retryTimer),
 	row("ALL-CONNECTING-timer-connectivity-check-1", "timers", allP, "connecting", "timer connectivity-check",
 		"no answer within httpRequestTimeout: the check counts as down (ALL-CONNECTING-connectivity-3)",
-		"RTN17j", pins("connectivity-check-timeout-counts-as-down"),
+		"RTN17j", pins("connectivity-check-timeout-counts-as-down", "websocket-check-fallback-check-times-out", "http-first-connectivity-check-times-out-then-suspended-mid-attempt"),
 		any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
 	row("WC-CONNECTING-timer-websocket-slow-1", "timers", wcP, "connecting", "timer websocket-slow",
 		"the websocket walks the hosts: the websocket check (once per walk) and a connectivity check of its own with the slow-check timer",
@@ -325,7 +329,7 @@ var Rows = []Row{
 		any_, "open T<n> http <host> <mode>", openConnect),
 	row("WC-CONNECTING-timer-websocket-give-up-2", "timers", wcP, "connecting", "timer websocket-give-up",
 		"the websocket check passed, or HTTP is not available: nothing while the walk goes on (the attempt limit decides)",
-		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-websocket-only")),
+		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-websocket-only", "websocket-check-fallback-check-times-out")),
 	row("WC-CONNECTING-timer-attempt-1", "timers", wcP, "connecting", "timer attempt",
 		"the attempt limit: every transport disposed, DISCONNECTED (connect-failed) however many hosts remain",
 		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-timers-end-when-the-websocket-opens"),
@@ -336,7 +340,7 @@ var Rows = []Row{
 		any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
 	row("WH-CONNECTED-timer-flap-hold-1", "timers", wfhf, "connected", "timer flap-hold",
 		"the hold is over, HTTP active and no upgrade in flight: the upgrade websocket",
-		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http"),
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http", "flapping-under-http-first"),
 		"open T<n> websocket <host> upgrade", openConnect),
 	row("ALL-ANY-timer-stale-1", "timers", allP, allStates, "timer <timer> …",
 		"a timer that was cancelled, has fired already or was never started: ignored",
@@ -368,7 +372,7 @@ var Rows = []Row{
 		"ably-js 2.28.0", pins("websocket-check-two-checks-answered-in-order"),
 		"cancel connectivity-check"),
 	row("ALL-ANY-connectivity-stale-1", "checks", allP, allStates, "connectivity up / connectivity down",
-		"no check in flight: ignored", "decision: stale events", pins("field-no-fallback-after-connectivity-down", "bad-events-are-ignored")),
+		"no check in flight: ignored", "decision: stale events", pins("field-no-fallback-after-connectivity-down", "bad-events-are-ignored", "websocket-check-suspended-mid-attempt")),
 	row("WC-CONNECTING-websocket-check-down-1", "checks", wcP, "connecting", "websocket-check down",
 		"the walk's check fails with nothing in flight (the websocket failed on every host): HTTP now (the slow and give-up timers cancelled)",
 		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "preference-http-remembered-after-a-drop"),
@@ -386,16 +390,16 @@ var Rows = []Row{
 		any_, "timer websocket-slow at=<now+slow>", "timer websocket-give-up at=<now+giveUp>", "open T<n> websocket <host> <mode>", openConnect),
 	row("WH-CONNECTING-preference-check-up-2", "checks", wfhf, "connecting", "websocket-check up",
 		"rememberTransport: the background check passes while HTTP is still opening: the preference is forgotten and a websocket opens beside HTTP on the flow's host; the setTransportPending rules let the first win",
-		"transport preference", pins("preference-remembered-http-under-websocket-first-races-the-websocket"),
+		"transport preference", pins("preference-remembered-http-under-websocket-first-races-the-websocket", "preference-under-http-first-websocket-replaces-pending-http", "preference-under-http-first-http-discarded", "preference-under-http-first-websocket-lost-beside-http"),
 		"open T<n> websocket <host> <mode>", openConnect),
 	row("WH-CONNECTING-preference-check-up-3", "checks", wfhf, "connecting", "websocket-check up",
 		"rememberTransport: the background check passes after HTTP turned viable: the preference is forgotten, no action (the upgrade follows activation)",
-		"transport preference", pins("preference-remembered-http-viable-before-the-check-passes")),
+		"transport preference", pins("preference-remembered-http-viable-before-the-check-passes", "preference-under-http-first-viable-before-the-check-passes")),
 	row("ALL-CONNECTING-preference-check-down-1", "checks", allP, "connecting|connected", "websocket-check down",
 		"the background check of a remembered HTTP fails: no action; HTTP carries on",
-		"transport preference", pins("preference-remembered-http-websocket-still-blocked")),
+		"transport preference", pins("preference-remembered-http-websocket-still-blocked", "preference-check-fails-under-websocket-first", "preference-check-fails-under-http-first")),
 	row("ALL-ANY-websocket-check-stale-1", "checks", allP, "initialized|connected|disconnected|suspended|closing|closed|failed", "websocket-check up / websocket-check down",
-		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket")),
+		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-suspended-mid-attempt", "websocket-check-walk-failed-before-the-slow-point")),
 	placeholder("WC-ANY-check-id-1", "checks", wcP, "connecting", "connectivity up / websocket-check up",
 		"PLACEHOLDER (to be filled in after merging): the check ID an answer carries; an answer for another check than the one in flight is ignored", "decision (pending)", nil),
 
@@ -483,6 +487,20 @@ var tourPins = map[string][]string{
 	"ALL-ANY-network-ignored-2":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 }
 
+// onePath lists the rows whose code path does not depend on the policy.
+var onePath = map[string]bool{
+	"ALL-ANY-transport-stale-1": true, "ALL-ANY-connectivity-stale-1": true, "ALL-ANY-websocket-check-stale-1": true,
+	"ALL-ANY-time-backwards-1": true, "SS-CONNECTED-drop-window-1": true, "SS-CONNECTED-drop-window-immediate-2": true,
+	"SS-CONNECTING-retry-spread-1": true, "SS-DISCONNECTED-suspended-spread-1": true,
+}
+
+// KnownGaps are the policies a row applies to but no scenario pins it
+// under, with the reason; the test fails if one gets pinned (then delete
+// it here).
+var KnownGaps = map[string]string{
+	"WH-CONNECTED-viable-ws-4/hf": "rule 3 under HTTP-first needs a websocket still opening when HTTP activates (rememberTransport); what the engine does with it then is being decided (ALL-CONNECTING-opening-ws-at-http-activation-1)",
+}
+
 // without lists, per row, actions that must not appear in the step.
 var without = map[string][]string{
 	"WF-START-one-transport-2":      {"timer short-circuit at=<t>"},
@@ -494,6 +512,7 @@ var without = map[string][]string{
 func init() {
 	for i := range Rows {
 		Rows[i].Without = without[Rows[i].ID]
+		Rows[i].OnePath = onePath[Rows[i].ID]
 		Rows[i].Pins = append(Rows[i].Pins, tourPins[Rows[i].ID]...)
 	}
 }
