@@ -15,9 +15,8 @@ import "fmt"
 // transports as the engine must (T1, T2, … in the order opened).
 type tour struct {
 	pol     string // websocket-first, http-first, websocket-check
-	host    string
-	next    int // the next transport ID
-	cur     int // the attempt's current transport
+	next    int    // the next transport ID
+	cur     int    // the attempt's current transport
 	active  int
 	upgrade int // HTTP-first: the upgrade websocket in flight, or 0
 }
@@ -94,7 +93,7 @@ func tourConfig(pol, endpoint string, ttl int64) scenarioConfig {
 // lifeTour is the connection's life under policy pol, on one host with no
 // fallback (connectionStateTtl 30 s, draws of 0).
 func lifeTour(pol string) scenario {
-	u := &tour{pol: pol, host: H, next: 1}
+	u := &tour{pol: pol, next: 1}
 	kind, sc := "websocket", pol == "websocket-first"
 	if pol == "http-first" {
 		kind = "http"
@@ -211,7 +210,7 @@ func lifeTour(pol string) scenario {
 // check up and a fallback host, CONNECTED, a DISCONNECTED 503 and the
 // reconnect on a fallback host.
 func hostsTour(pol string) scenario {
-	u := &tour{pol: pol, host: P, next: 1}
+	u := &tour{pol: pol, next: 1}
 	var s []scenarioStep
 	add := func(at int64, ev string, expect ...any) {
 		s = append(s, scenarioStep{AtMs: at, Event: ev, Expect: cat(expect...)})
@@ -248,6 +247,11 @@ func hostsTour(pol string) scenario {
 	u.cur = u.next
 	u.next++
 	add(at+20, fmt.Sprintf("connected T%d", u.cur), u.connectOK(at+20, fbHost("c"), flow, false, true))
+	if u.upgrade != 0 {
+		// The upgrade websocket is refused: HTTP stays.
+		add(at+30, fmt.Sprintf("failed T%d refused", u.upgrade), lost(u.upgrade))
+		u.upgrade = 0
+	}
 	at = 30000
 	first := []string{"check", timerAt("connectivity-check", at+10000)}
 	if pol == "websocket-check" {
@@ -273,7 +277,7 @@ func hostsTour(pol string) scenario {
 	s[len(s)-1].ExpectState = "connected"
 	return scenario{ID: "tour-hosts-" + pol, Spec: "RTN17/RTN17f1",
 		Comment: "the host walk under " + pol + ": the first host refused, the connectivity check says down (no fallback host), the retry's first host refused, the check says up, " +
-			"a fallback host (draws 0.5, 0, 0.9: c) connects; the server then sends DISCONNECTED 503 (RTN17f1): the reconnect checks the internet and starts on a fallback host of a new order (draws 0, 0, 0: a)",
+			"a fallback host (draws 0.5, 0, 0.9: c) connects (an upgrade websocket is refused); the server then sends DISCONNECTED 503 (RTN17f1): the reconnect checks the internet and starts on a fallback host of a new order (draws 0, 0, 0: a)",
 		Config: scenarioConfig{Policy: pol},
 		Draws:  []float64{0, 0.5, 0, 0.9, 0, 0, 0},
 		Steps:  s,
