@@ -161,6 +161,10 @@ func TestRowsAgainstScenarios(t *testing.T) {
 			t.Errorf("row %s: ID used twice", r.ID)
 		}
 		ids[r.ID] = true
+		prefix := map[string][]string{"ALL": {"wf", "hf", "wc"}, "SS": {"wf", "hf", "wc"}, "WF": {"wf"}, "HF": {"hf"}, "WC": {"wc"}, "WH": {"wf", "hf"}}
+		if p, _, _ := strings.Cut(r.ID, "-"); !slices.Equal(prefix[p], r.Policies) {
+			t.Errorf("row %s: its prefix says policies %v, it lists %v", r.ID, prefix[p], r.Policies)
+		}
 		if r.Placeholder != (len(r.Pins) == 0) {
 			t.Errorf("row %s: a row has scenarios exactly when it is not a placeholder", r.ID)
 		}

@@ -216,11 +216,11 @@ var Rows = []Row{
 	row("ALL-ANY-transport-stale-1", "transports", allP, allStates, "viable T<n> / connected T<n> / failed T<n> <failure> / closed T<n> …",
 		"a transport the engine never opened (T0 included), has disposed, or (viable) that is already pending or active: ignored",
 		"decision: stale events and duplicates", pins("bad-events-are-ignored", "close-from-connecting", "connectivity-down-closes-what-is-still-open", "field-no-retry-spam-when-a-proxy-drops-every-connection")),
-	placeholder("ALL-CONNECTING-opening-ws-at-http-activation-1", "transports", wfhf, "connecting", "connected T<n>",
+	placeholder("WH-CONNECTING-opening-ws-at-http-activation-1", "transports", wfhf, "connecting", "connected T<n>",
 		"PLACEHOLDER (to be filled in after merging): HTTP activates while a clean websocket is still opening: the engine closes that websocket", "decision (pending)", nil),
 
 	// ---- Transports lost before CONNECTED ----
-	row("WH-CONNECTING-lost-first-ws-1", "losses", wfP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("WF-CONNECTING-lost-first-ws-1", "losses", wfP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"the short-circuit websocket is lost while HTTP has not started and nothing is pending or active: HTTP starts at once on the attempt's first host (the short-circuit timer cancelled)",
 		"transport-fallback outcome 4", pins("outcome-4-websocket-fails-immediately", "fallback-order-through-every-step"),
 		any_, disposeTn, "cancel short-circuit", "open T<n> http <host> <mode>", openConnect),
@@ -232,7 +232,7 @@ var Rows = []Row{
 		"the flow transport fails with a qualifying failure (RSC15l: dns, unreachable, refused, timeout, 500–504, CloudFront ≥ 400; DISCONNECTED 500–504) and a fallback host remains: the connectivity check",
 		"RTN17, RSC15l, RTN17j", pins("fallback-order-through-every-step", "fallback-cloudfront-4xx-qualifies", "websocket-only-walks-the-hosts", "websocket-check-attempt-limit", "http-first-host-fallback-then-upgrade-on-that-host"),
 		any_, disposeTn, "check", "timer connectivity-check at=<now+httpRequestTimeout>"),
-	row("ALL-CONNECTING-lost-in-flight-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("WH-CONNECTING-lost-in-flight-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"something else of the attempt is still in flight (a transport, a connectivity check, the short-circuit timer): the transport is disposed, nothing else",
 		"transport-fallback", pins("connect-timeout", "suspended-the-moment-connection-state-ttl-passes-mid-attempt", "preference-under-http-first-websocket-lost-beside-http"),
 		any_, disposeTn),
@@ -264,7 +264,7 @@ var Rows = []Row{
 		"websocket-check: a transport that opened closes before CONNECTED for any other failure: everything disposed, DISCONNECTED (connect-failed)",
 		"ably-js 2.28.0", pins("websocket-check-opened-then-closed-before-connected"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
-	row("ALL-CONNECTED-lost-other-1", "losses", wfhf, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+	row("WH-CONNECTED-lost-other-1", "losses", wfhf, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"a transport that is not active is lost outside CONNECTING (an upgrade websocket, a late first websocket): it is disposed, nothing else",
 		"transport-fallback", pins("outcome-4-websocket-fails-immediately", "outcome-5-websocket-never-connects"),
 		any_, disposeTn),
@@ -464,11 +464,11 @@ var tourPins = map[string][]string{
 	"ALL-CONNECTING-connected-1":           {"tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"WH-CONNECTING-connected-http-2":       {"tour-hosts-http-first", "tour-hosts-websocket-first", "tour-life-http-first"},
 	"ALL-CONNECTED-connected-duplicate-1":  {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
-	"WH-CONNECTING-lost-first-ws-1":        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
+	"WF-CONNECTING-lost-first-ws-1":        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
 	"ALL-CONNECTING-lost-flow-fallback-1":  {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
 	"ALL-CONNECTING-lost-end-3":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"WC-CONNECTING-lost-walk-over-1":       {"tour-life-websocket-check"},
-	"ALL-CONNECTED-lost-other-1":           {"tour-life-http-first"},
+	"WH-CONNECTED-lost-other-1":           {"tour-life-http-first"},
 	"ALL-CONNECTED-drop-1":                 {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"ALL-CONNECTED-drop-rate-limited-2":    {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"ALL-CONNECTED-drop-503-3":             {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
@@ -498,7 +498,7 @@ var onePath = map[string]bool{
 // under, with the reason; the test fails if one gets pinned (then delete
 // it here).
 var KnownGaps = map[string]string{
-	"WH-CONNECTED-viable-ws-4/hf": "rule 3 under HTTP-first needs a websocket still opening when HTTP activates (rememberTransport); what the engine does with it then is being decided (ALL-CONNECTING-opening-ws-at-http-activation-1)",
+	"WH-CONNECTED-viable-ws-4/hf": "rule 3 under HTTP-first needs a websocket still opening when HTTP activates (rememberTransport); what the engine does with it then is being decided (WH-CONNECTING-opening-ws-at-http-activation-1)",
 }
 
 // without lists, per row, actions that must not appear in the step.
