@@ -400,8 +400,10 @@ var Rows = []Row{
 		"transport preference", pins("preference-remembered-http-websocket-still-blocked", "preference-check-fails-under-websocket-first", "preference-check-fails-under-http-first")),
 	row("ALL-ANY-websocket-check-stale-1", "checks", allP, "initialized|connected|disconnected|suspended|closing|closed|failed", "websocket-check up / websocket-check down",
 		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-suspended-mid-attempt", "websocket-check-walk-failed-before-the-slow-point")),
-	placeholder("WC-ANY-check-id-1", "checks", wcP, "connecting", "connectivity up / websocket-check up",
-		"PLACEHOLDER (to be filled in after merging): the check ID an answer carries; an answer for another check than the one in flight is ignored", "decision (pending)", nil),
+	placeholder("ALL-ANY-check-id-1", "checks", allP, allStates, "connectivity up / connectivity down",
+		"PLACEHOLDER (to be filled in after merging): `check` carries a check ID and the answer names it; an answer for a check other than the one in flight (a stale answer) is ignored; this replaces the answers-in-order rule of WC-CONNECTING-connectivity-slow-up-1", "decision (pending)", nil),
+	placeholder("WC-ANY-websocket-check-id-1", "checks", wcP, allStates, "websocket-check up / websocket-check down",
+		"PLACEHOLDER (to be filled in after merging): `check-websocket` carries a check ID and the answer names it; a stale answer is ignored; the ably-js behaviours being decided for websocket-check go here too", "decision (pending)", nil),
 
 	// ---- Network ----
 	row("ALL-DISCONNECTED-network-up-1", "network", allP, "disconnected|suspended", "network-up",
@@ -468,7 +470,7 @@ var tourPins = map[string][]string{
 	"ALL-CONNECTING-lost-flow-fallback-1":  {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
 	"ALL-CONNECTING-lost-end-3":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"WC-CONNECTING-lost-walk-over-1":       {"tour-life-websocket-check"},
-	"WH-CONNECTED-lost-other-1":           {"tour-life-http-first"},
+	"WH-CONNECTED-lost-other-1":            {"tour-life-http-first"},
 	"ALL-CONNECTED-drop-1":                 {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"ALL-CONNECTED-drop-rate-limited-2":    {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 	"ALL-CONNECTED-drop-503-3":             {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
