@@ -240,6 +240,10 @@ func TestRowsDocument(t *testing.T) {
 	}
 	s := string(data)
 	pinned := pinnedPolicies(loadRowScenarios(t))
+	ids := map[string]bool{}
+	for _, r := range engine.Rows {
+		ids[r.ID] = true
+	}
 	tables := []string{"index"}
 	for _, r := range engine.Rows {
 		if !slices.Contains(tables, r.Table) {
@@ -265,6 +269,11 @@ func TestRowsDocument(t *testing.T) {
 			continue
 		}
 		s = s[:i+len(begin)] + want + s[j:]
+	}
+	for _, id := range regexp.MustCompile(`\b(?:ALL|SS|WF|HF|WC|WH)-[A-Z]+-[a-z0-9-]+-[0-9]+\b`).FindAllString(s, -1) {
+		if !ids[id] {
+			t.Errorf("%s names row %s, which does not exist", path, id)
+		}
 	}
 	if *fixturetest.Update && s != string(data) {
 		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
