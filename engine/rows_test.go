@@ -137,6 +137,15 @@ var Rows = []Row{
 		"transport preference: in force", pins("preference-expired-at-its-ttl"),
 		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>", any_),
 
+	row("ALL-START-mode-clean-1", "start", allP, "any", "any",
+		"the connection has not been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt opens in mode clean (retries and connect-now included)",
+		"RTN11; decision: reconnects use resume", pins("close-from-disconnected-then-connect-afresh", "connect-now-from-disconnected-and-suspended", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
+		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> clean", any_),
+	row("ALL-START-mode-resume-2", "start", allP, "any", "any",
+		"the connection has been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt (the immediate reconnect, a retry, network-up, connect-now, from DISCONNECTED or SUSPENDED) opens in mode resume",
+		"RTN15c, RTN14h", pins("immediate-reconnect-at-most-once-a-second", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
+		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> resume", any_),
+
 	// ---- Connect, close, fatal ----
 	row("ALL-INITIALIZED-connect-1", "requests", allP, "initialized|closed|failed", "connect",
 		"a fresh connection: the retry count, the error and the resume state are forgotten (mode clean); a pending RTN17f1 redirect is dropped; the attempt starts (START rows), then the connectionStateTtl timer",
