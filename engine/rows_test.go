@@ -195,8 +195,8 @@ var Rows = []Row{
 		"setTransportPending rule 2", pins("outcome-2-websocket-replaces-pending-http", "liveness-websocket-killed-after-displacing-pending-http", "preference-under-http-first-websocket-replaces-pending-http"),
 		cancelConn, disposeTn),
 	row("WH-CONNECTED-viable-ws-4", "transports", wfhf, "connected", "viable T<n>",
-		"rule 3: a websocket not in upgrade mode turns viable while HTTP is active: it is disposed; the upgrade websocket takes over in due course",
-		"setTransportPending rule 3", pins("outcome-3-late-websocket-discarded-then-upgrade"),
+		"rule 3: a websocket not in upgrade mode turns viable while HTTP is active: it is disposed; the upgrade websocket takes over in due course (once WH-CONNECTING-opening-ws-at-http-activation-1 is decided, a clean websocket no longer gets here; a resume one still does)",
+		"setTransportPending rule 3", pins("outcome-3-late-websocket-discarded-then-upgrade", "preference-under-http-first-resume-websocket-too-late"),
 		cancelConn, disposeTn),
 	row("WC-CONNECTING-viable-1", "transports", wcP, "connecting", "viable T<n>",
 		"websocket-check: a transport that opens ends its own connect timer and the slow and give-up timers (those still running), then the setTransportPending rules as above",
@@ -508,9 +508,7 @@ var onePath = map[string]bool{
 // KnownGaps are the policies a row applies to but no scenario pins it
 // under, with the reason; the test fails if one gets pinned (then delete
 // it here).
-var KnownGaps = map[string]string{
-	"WH-CONNECTED-viable-ws-4/hf": "rule 3 under HTTP-first needs a websocket still opening when HTTP activates (rememberTransport); what the engine does with it then is being decided (WH-CONNECTING-opening-ws-at-http-activation-1)",
-}
+var KnownGaps = map[string]string{}
 
 // without lists, per row, actions that must not appear in the step.
 var without = map[string][]string{

@@ -325,6 +325,22 @@ func rowScenarios() []scenario {
 				{AtMs: 35030, Event: "failed T4 refused", Expect: cat(lost(4), cancelT("attempt"),
 					withErr(stateRetry("connecting", "suspended", "connect-failed", 30000), "refused"), timerAt("retry", 65030)), ExpectState: "suspended"},
 			}},
+		{ID: "preference-under-http-first-resume-websocket-too-late", Spec: "transport-preference",
+			Comment: "Config.RememberTransport under HTTP-first: HTTP connected and is remembered; after a drop the reconnect starts on HTTP with the background check, " +
+				"which passes, so a websocket opens beside HTTP in resume mode; HTTP activates first (the upgrade websocket opens), then the resume websocket turns viable: " +
+				"too late, rule 3 disposes it; the upgrade takes over",
+			Config: scenarioConfig{Policy: "http-first", Endpoint: H, RememberTransport: true},
+			Steps: []scenarioStep{
+				{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"), openWith(1, 0, "http", H, "clean"), timerAt("state-ttl", 120000))},
+				{AtMs: 100, Event: "connected T1", Expect: cat(becomeConnected(1, false), openWith(2, 100, "websocket", H, "upgrade"))},
+				{AtMs: 150, Event: "failed T2 refused", Expect: lost(2)},
+				{AtMs: 1000, Event: "closed T1", Expect: cat(disposeT(1), stateRetry("connected", "disconnected", "dropped", 0), stateTo("disconnected", "connecting", "reconnect"),
+					"check-websocket", openWith(3, 1000, "http", H, "resume"), timerAt("state-ttl", 121000))},
+				{AtMs: 1010, Event: "websocket-check up", Expect: openWith(4, 1010, "websocket", H, "resume")},
+				{AtMs: 1020, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(5, 1020, "websocket", H, "upgrade"))},
+				{AtMs: 1030, Event: "viable T4", Expect: lost(4)},
+				{AtMs: 1040, Event: "connected T5", Expect: cat(cancelT(connectT(5)), disposeT(3), activateT(5)), ExpectState: "connected"},
+			}},
 		flappingUnderHTTPFirst(),
 	}
 	for _, pol := range []string{"websocket-first", "http-first"} {
