@@ -389,6 +389,18 @@ func renderIndex() string {
 		}
 	}
 	var b strings.Builder
+	n, ph, per := 0, 0, map[string]int{}
+	for _, r := range engine.Rows {
+		if r.Placeholder {
+			ph++
+			continue
+		}
+		n++
+		for _, p := range r.Policies {
+			per[p]++
+		}
+	}
+	fmt.Fprintf(&b, "%d rows (and %d placeholders): %d apply to websocket-first, %d to HTTP-first, %d to websocket-check.\n\n", n, ph, per["wf"], per["hf"], per["wc"])
 	b.WriteString("| state | event | websocket-first | HTTP-first | websocket-check |\n|---|---|---|---|---|\n")
 	for _, k := range keys {
 		fmt.Fprintf(&b, "| %s | `%s` |", k.state, k.event)
