@@ -10,10 +10,16 @@ type scenariosFile struct {
 	FormatVersion int               `json:"formatVersion"`
 	Units         map[string]string `json:"units"`
 	Defaults      map[string]any    `json:"defaults"`
+	Clock         map[string]any    `json:"clock"`
+	Answers       map[string]string `json:"answers"`
+	Rows          string            `json:"rows"`
 	Grammar       map[string]string `json:"grammar"`
 	Decisions     []string          `json:"decisions"`
 	Items         []scenario        `json:"items"`
 }
+
+// scenarioEpochUnixMs is the wall clock at atMs 0: 2026-01-01T00:00:00Z.
+const scenarioEpochUnixMs = 1767225600000
 
 func buildScenariosFixture() scenariosFile {
 	return scenariosFile{
@@ -27,7 +33,21 @@ func buildScenariosFixture() scenariosFile {
 			"disconnectedRetryTimeoutMs": 15000, "suspendedRetryTimeoutMs": 30000, "connectionStateTtlMs": 120000,
 			"realtimeRequestTimeoutMs": 10000, "httpRequestTimeoutMs": 10000, "httpMaxRetryCount": 3,
 			"reconnectWindowMs": 0, "immediateShare": 0, "retrySpread": 0, "suspendedSpread": 0,
+			"primaryHost": P, "fallbackHosts": []string{fbHost("a"), fbHost("b"), fbHost("c"), fbHost("d"), fbHost("e")},
+			"slowTimeoutMs": 4000, "giveUpTimeoutMs": 10000, "preference": "", "preferenceTtlMs": 86400000, "rememberTransport": false,
+			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000,
 		},
+		Clock: map[string]any{
+			"epochUnixMs": scenarioEpochUnixMs, "epoch": "2026-01-01T00:00:00Z",
+			"_comment": "atMs 0 of every scenario is this wall-clock instant (the engine's now); a remembered transport's time (config.preference) is compared with it",
+		},
+		Answers: map[string]string{
+			"steps":            "an adapter answers, per step, the actions of that step in the action grammar: {\"steps\":[{\"actions\":[…]}, …]}",
+			"expectState":      "checked by this repository's tests only; not asked of adapters",
+			"expectRetryCount": "checked by this repository's tests only; not asked of adapters",
+			"rows":             "documentary: the rows of docs/engine.md the scenario pins; not sent to adapters",
+		},
+		Rows: "docs/engine.md: every row names the scenarios that pin it, and each scenario's rows field lists those rows",
 		Grammar: map[string]string{
 			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity C<n> up|down | websocket-check C<n> up|down | network-up | network-down | fatal <failure>",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
@@ -37,8 +57,9 @@ func buildScenariosFixture() scenariosFile {
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
 			"checks":     "C1, C2, … number the checks (connectivity and websocket together) in the order the engine asks for them; an answer names the check it answers; C0 names no check",
-			"draws":      "the uniform draws the engine's source returns, in order: one per RTB1 delay, and httpMaxRetryCount at once when the first fallback host is needed; with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0)",
-			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset",
+			"draws":      "the uniform draws the engine's source returns, in order, exactly as many as the engine takes: one per RTB1 delay (each entry into DISCONNECTED with a delay), and min(httpMaxRetryCount, number of fallback hosts) at once when the first connectivity check of an attempt says up (the host order: index floor(u·r) of the r hosts remaining); with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0); docs/engine.md, Draws",
+			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset (the engine's own order within a step is docs/engine.md's, The order of actions within one step)",
+			"timerIds":   "timer events name the live timer by kind (connect T<n> for a transport's connect timer); a name with no live timer is a timer the engine never started, which it ignores",
 		},
 		Decisions: []string{
 			"transport fallback before host fallback: websocket on the primary, HTTP on the primary, the connectivity check, HTTP on each fallback host (a check before each), then DISCONNECTED",
@@ -63,6 +84,7 @@ func buildScenariosFixture() scenariosFile {
 func normalizedScenarios() []scenario {
 	all := allScenarios()
 	for i := range all {
+		all[i].Rows = rowsFor(all[i].ID)
 		if all[i].Draws == nil {
 			all[i].Draws = []float64{}
 		}

@@ -39,6 +39,7 @@ type scenarioStep struct {
 type scenario struct {
 	ID      string         `json:"id"`
 	Spec    string         `json:"spec"`
+	Rows    []string       `json:"rows"`
 	Comment string         `json:"_comment"`
 	Config  scenarioConfig `json:"config"`
 	Draws   []float64      `json:"draws"`
@@ -397,6 +398,8 @@ func allScenarios() []scenario {
 	out = append(out, livenessScenarios()...)
 	out = append(out, parityScenarios()...)
 	out = append(out, stormSafeScenarios()...)
+	out = append(out, numberChecks(rowScenarios())...)
+	out = append(out, numberChecks(tourScenarios())...)
 	return append(out, edgeScenarios()...)
 }
 

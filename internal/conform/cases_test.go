@@ -61,3 +61,17 @@ func FuzzLoadSuite(f *testing.F) {
 		}
 	})
 }
+
+// TestScenarioRowsAreNotSentToAdapters: a scenario's rows (the rows of
+// docs/engine.md it pins) are documentary; the protocol sends config,
+// draws and steps only.
+func TestScenarioRowsAreNotSentToAdapters(t *testing.T) {
+	cs, err := itemCases(AreaScenarios, map[string]any{"id": "s", "rows": []any{"ALL-ANY-time-backwards-1"}, "config": map[string]any{},
+		"draws": []any{}, "steps": []any{map[string]any{"atMs": 0.0, "event": "connect", "expect": []any{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cs[0].Input["rows"]; ok || len(cs[0].Input) != 3 {
+		t.Fatalf("inputs %v, want config, draws and steps only", cs[0].Input)
+	}
+}

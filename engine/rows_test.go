@@ -1,0 +1,541 @@
+package engine
+
+import "strings"
+
+// The engine's rows: what one Step does, row by row, as data. docs/engine.md's
+// tables are generated from this table (go test -run Rows -update ./engine),
+// each scenario of fixtures/scenarios.json lists the rows it pins (its
+// "rows" field, filled from Pins), and TestRowsAgainstScenarios replays
+// every pinned scenario through the engine and checks that a step of it
+// matches the row: same policy, same state before the event, an event the
+// row names, and the engine's actions, in the order it emits them, matched
+// by the row's action templates.
+//
+// Templates are the fixture grammar with placeholders: a token <…> matches
+// any non-empty text, a|b matches either, a token … at the end of an action
+// matches any further tokens (none included), and an action … matches any
+// run of actions (none included).
+
+// Row is one row of docs/engine.md.
+type Row struct {
+	// ID is stable: never reused for another behaviour.
+	ID string
+	// Table is the docs/engine.md table the row is in.
+	Table string
+	// Policies lists the policies the row applies to: wf, hf, wc.
+	Policies []string
+	// States are the states before the event ("any" for every state).
+	States []string
+	// Events are the event templates that select the row ("any" for every
+	// event).
+	Events []string
+	// When is the condition that selects the row among those with the same
+	// policy, state and event.
+	When string
+	// Actions are the action templates, in the order the engine emits
+	// them; empty means no action at all.
+	Actions []string
+	// Without are action templates of which no action of the step may be
+	// an instance.
+	Without []string
+	// Spec names the spec point or the decision the row follows.
+	Spec string
+	// Pins are scenarios of fixtures/scenarios.json that pin the row.
+	Pins []string
+	// OnePath marks a row whose code path does not depend on the policy
+	// (the event is dropped before any policy is consulted, or the option
+	// acts the same under each): one policy's scenario pins it for all.
+	OnePath bool
+	// Placeholder marks a row whose behaviour is being decided elsewhere:
+	// documented, not yet pinned.
+	Placeholder bool
+}
+
+var (
+	allStates = "initialized|connecting|connected|disconnected|suspended|closing|closed|failed"
+
+	allP = []string{"wf", "hf", "wc"}
+	wfhf = []string{"wf", "hf"}
+	wfP  = []string{"wf"}
+	hfP  = []string{"hf"}
+	wcP  = []string{"wc"}
+)
+
+// row builds a Row; states and events are written "a|b|c".
+func row(id, table string, pol []string, states, events, when, spec string, pins []string, actions ...string) Row {
+	return Row{ID: id, Table: table, Policies: pol, States: strings.Split(states, "|"), Events: strings.Split(events, " / "),
+		When: when, Actions: actions, Spec: spec, Pins: pins}
+}
+
+// placeholder builds a row whose behaviour is being decided elsewhere.
+func placeholder(id, table string, pol []string, states, events, when, spec string, _ []string, actions ...string) Row {
+	r := row(id, table, pol, states, events, when, spec, nil, actions...)
+	r.Placeholder = true
+	return r
+}
+
+func pins(ids ...string) []string { return ids }
+
+// Common action templates.
+const (
+	any_        = "…"
+	openConnect = "timer connect T<n> at=<now+realtimeRequestTimeout>"
+	cancelConn  = "cancel connect T<n>"
+	disposeTn   = "dispose T<n>"
+	retryTimer  = "timer retry at=<now+retryIn>"
+	ttlTimer    = "timer state-ttl at=<now+connectionStateTtl>"
+	toConnected = "state connecting connected connected"
+)
+
+// Rows is the whole table, in document order.
+var Rows = []Row{
+	// ---- Starting an attempt: the first transports, by policy ----
+	row("WF-START-ws-1", "start", wfP, "any", "any",
+		"websocket-first, both transports available, no RTN17f1 redirect pending, no flapping hold, no remembered HTTP in force: the websocket on the attempt's first host with the short circuit",
+		"transport-fallback: websocket first", pins("outcome-1-websocket-within-short-circuit", "immediate-reconnect-at-most-once-a-second"),
+		any_, "state <from> connecting <reason>", "open T<n> websocket <host> <mode>", openConnect, "timer short-circuit at=<now+shortCircuit>", any_),
+	row("WF-START-one-transport-2", "start", wfP, "any", "any",
+		"websocket-first with one transport available: that transport walks the hosts on its own, no short circuit",
+		"transport-fallback; RTN17", pins("websocket-only-walks-the-hosts", "websocket-first-http-only"),
+		any_, "state <from> connecting <reason>", "open T<n> <transport> <host> <mode>", openConnect, any_),
+	row("HF-START-http-1", "start", hfP, "any", "any",
+		"HTTP-first, no RTN17f1 redirect pending, no remembered HTTP to check: HTTP on the attempt's first host (a websocket when HTTP is not available)",
+		"transport-fallback: the policy it replaced", pins("http-first-policy-upgrades", "http-first-host-fallback-then-upgrade-on-that-host", "http-first-websocket-only"),
+		any_, "state <from> connecting <reason>", "open T<n> http|websocket <host> <mode>", openConnect, any_),
+	row("WH-START-redirect-1", "start", wfhf, "any", "any",
+		"an RTN17f1 redirect is pending (a DISCONNECTED 500–504 ended the last connection) and there is a fallback host: the connectivity check first; its up opens the first transports on the first fallback host (WH-CONNECTING-connectivity-2)",
+		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host"),
+		any_, "state <from> connecting <reason>", "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>", any_),
+	row("WH-START-remembered-http-1", "start", wfhf, "any", "any",
+		"rememberTransport, a remembered HTTP in force at the wall clock, HTTP available: HTTP alone, with the websocket check in the background when websockets are available",
+		"transport preference (RememberTransport)", pins("preference-remembered-http-under-websocket-first-races-the-websocket", "preference-remembered-http-viable-before-the-check-passes", "preference-under-http-first-websocket-replaces-pending-http", "preference-check-fails-under-http-first"),
+		any_, "state <from> connecting <reason>", "check-websocket C<n>", "open T<n> http <host> <mode>", openConnect, any_),
+	row("WH-START-flap-hold-1", "start", wfhf, "any", "any",
+		"the flapping guard's hold is in force: HTTP alone (no short circuit, no background websocket check); the guard is checked before the remembered transport",
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http", "flapping-under-http-first"),
+		any_, "state <from> connecting <reason>", "open T<n> http <host> <mode>", openConnect, any_),
+	row("WC-START-ws-1", "start", wcP, "any", "any",
+		"websocket-check, websockets available, no RTN17f1 redirect, no remembered HTTP in force: the attempt limit, the slow and give-up timers (before the websocket opens), then the websocket on the primary host",
+		"ably-js 2.28.0 connectionmanager", pins("websocket-check-ably-js-rejected-websocket", "preference-forgotten-when-its-transport-fails"),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>",
+		"timer websocket-give-up at=<now+giveUp>", "open T<n> websocket <host> <mode>", openConnect, any_),
+	row("WC-START-remembered-http-2", "start", wcP, "any", "any",
+		"websocket-check with a remembered HTTP in force at the wall clock: the attempt limit, the websocket check in the background (when websockets are available), HTTP; no slow or give-up timer",
+		"transport preference; ably-js 2.28.0", pins("preference-remembered-http-returns-to-websocket", "preference-http-remembered-after-a-drop", "preference-in-force-one-millisecond-before-its-ttl"),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "check-websocket C<n>", "open T<n> http <host> <mode>", openConnect, any_),
+	row("WC-START-redirect-3", "start", wcP, "any", "any",
+		"websocket-check with an RTN17f1 redirect pending and a fallback host: the attempt limit, the slow and give-up timers, then the connectivity check; its up opens the websocket on the first fallback host (ALL-CONNECTING-connectivity-1)",
+		"RTN17f1; ably-js 2.28.0", pins("websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>",
+		"timer websocket-give-up at=<now+giveUp>", "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>", any_),
+	row("WC-START-http-only-4", "start", wcP, "any", "any",
+		"websocket-check without websockets: the attempt limit, then HTTP walks the hosts as under the other policies (no slow or give-up timer)",
+		"ably-js 2.28.0", pins("websocket-check-http-only"),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "open T<n> http <host> <mode>", openConnect, any_),
+	row("WC-START-expired-preference-5", "start", wcP, "any", "any",
+		"a remembered transport whose time plus preferenceTtl (24 h) is not after the wall clock is not in force: the policy's own start (WC-START-ws-1)",
+		"transport preference: in force", pins("preference-expired-at-its-ttl"),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>", any_),
+
+	row("ALL-START-mode-clean-1", "start", allP, "any", "any",
+		"the connection has not been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt opens in mode clean (retries and connect-now included)",
+		"RTN11; decision: reconnects use resume", pins("close-from-disconnected-then-connect-afresh", "connect-now-from-disconnected-and-suspended", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
+		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> clean", any_),
+	row("ALL-START-mode-resume-2", "start", allP, "any", "any",
+		"the connection has been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt (the immediate reconnect, a retry, network-up, connect-now, from DISCONNECTED or SUSPENDED) opens in mode resume",
+		"RTN15c, RTN14h", pins("immediate-reconnect-at-most-once-a-second", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
+		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> resume", any_),
+
+	// ---- Connect, close, fatal ----
+	row("ALL-INITIALIZED-connect-1", "requests", allP, "initialized|closed|failed", "connect",
+		"a fresh connection: the retry count, the error and the resume state are forgotten (mode clean); a pending RTN17f1 redirect is dropped; the attempt starts (START rows), then the connectionStateTtl timer",
+		"RTN11, RTN11d", pins("outcome-1-websocket-within-short-circuit", "close-from-disconnected-then-connect-afresh", "fatal-error-then-connect"),
+		"state <from> connecting connect-requested", any_, ttlTimer),
+	row("ALL-DISCONNECTED-connect-1", "requests", allP, "disconnected|suspended", "connect",
+		"connect now: the retry timer is cancelled and the attempt starts (START rows); the state-TTL timer is not restarted",
+		"RTN11c", pins("connect-now-from-disconnected-and-suspended"),
+		"cancel retry", "state <from> connecting connect-requested", any_),
+	row("ALL-CONNECTING-connect-1", "requests", allP, "connecting|connected|closing", "connect",
+		"ignored", "RTN11", pins("bad-events-are-ignored", "connect-now-from-disconnected-and-suspended")),
+	row("ALL-CONNECTED-close-1", "requests", allP, "connected", "close",
+		"every transport but the active one is disposed, the attempt timers and the flap-hold timer are cancelled, CLOSING, then the close timer; entering CLOSING is the SDK's cue to send CLOSE",
+		"RTN12, RTN12a", pins("close-from-connected", "flapping-close-cancels-the-hold"),
+		any_, "state connected closing close-requested", "timer close at=<now+realtimeRequestTimeout>"),
+	row("ALL-CONNECTING-close-1", "requests", allP, "initialized|connecting|disconnected|suspended", "close",
+		"everything stops (every transport disposed, every timer cancelled), CLOSED at once",
+		"RTN12", pins("close-from-initialized", "close-from-connecting", "close-from-disconnected-then-connect-afresh", "close-from-suspended"),
+		any_, "state <from> closed close-requested"),
+	row("ALL-CLOSING-close-1", "requests", allP, "closing|closed|failed", "close",
+		"ignored", "RTN12", pins("close-from-connected-times-out", "close-from-initialized", "fatal-error-then-connect")),
+	row("ALL-CLOSING-closed-1", "requests", allP, "closing", "closed T<n> … / failed T<n> …",
+		"the active transport closes or fails: every transport disposed, the close timer cancelled, CLOSED",
+		"RTN12", pins("close-from-connected", "flapping-close-cancels-the-hold"),
+		disposeTn, any_, "cancel close", "state closing closed closed"),
+	row("ALL-CLOSING-timer-close-1", "requests", allP, "closing", "timer close",
+		"realtimeRequestTimeout without the close completing: every transport disposed, CLOSED",
+		"RTN12", pins("close-from-connected-times-out"),
+		disposeTn, any_, "state closing closed closed"),
+	row("ALL-ANY-fatal-1", "requests", allP, "initialized|connecting|connected|disconnected|suspended|closing", "fatal <failure>",
+		"everything stops, FAILED carrying the fatal failure",
+		"RTN14b, RTN4f", pins("fatal-error-then-connect"),
+		any_, "state <from> failed fatal error=<failure>"),
+	row("ALL-FAILED-fatal-1", "requests", allP, "closed|failed", "fatal <failure>",
+		"ignored", "RTN14b", pins("fatal-and-network-events-ignored-when-closed")),
+
+	// ---- Transports turning viable ----
+	row("WH-CONNECTING-viable-proceed-1", "transports", wfhf, "connecting|connected", "viable T<n>",
+		"rule 4: nothing pending or active stands in the way (or an upgrade websocket beside active HTTP): the transport becomes pending, no action",
+		"setTransportPending rule 4", pins("outcome-1-websocket-within-short-circuit", "outcome-3-late-websocket-discarded-then-upgrade", "preference-under-http-first-websocket-replaces-pending-http", "http-first-host-fallback-then-upgrade-on-that-host")),
+	row("WH-CONNECTING-viable-http-2", "transports", wfhf, "connecting", "viable T<n>",
+		"rule 1: HTTP turns viable while a websocket is pending: HTTP is disposed and nothing else changes (a displaced flow transport is noted: if that websocket is lost, HTTP opens again on its host)",
+		"setTransportPending rule 1", pins("outcome-2-http-discarded-while-websocket-pending", "liveness-websocket-killed-after-http-discarded", "preference-under-http-first-http-discarded"),
+		cancelConn, disposeTn),
+	row("WH-CONNECTING-viable-ws-3", "transports", wfhf, "connecting", "viable T<n>",
+		"rule 2: a websocket turns viable while HTTP is pending: the pending HTTP is disposed (noted as displaced), the websocket becomes pending",
+		"setTransportPending rule 2", pins("outcome-2-websocket-replaces-pending-http", "liveness-websocket-killed-after-displacing-pending-http", "preference-under-http-first-websocket-replaces-pending-http"),
+		cancelConn, disposeTn),
+	row("WH-CONNECTED-viable-ws-4", "transports", wfhf, "connected", "viable T<n>",
+		"rule 3: a websocket not in upgrade mode turns viable while HTTP is active: it is disposed; the upgrade websocket takes over in due course (once WH-CONNECTING-opening-ws-at-http-activation-1 is decided, a clean websocket no longer gets here; a resume one still does)",
+		"setTransportPending rule 3", pins("outcome-3-late-websocket-discarded-then-upgrade", "preference-under-http-first-resume-websocket-too-late"),
+		cancelConn, disposeTn),
+	row("WC-CONNECTING-viable-1", "transports", wcP, "connecting", "viable T<n>",
+		"websocket-check: a transport that opens ends its own connect timer and the slow and give-up timers (those still running), then the setTransportPending rules as above",
+		"ably-js 2.28.0", pins("websocket-check-timers-end-when-the-websocket-opens", "websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
+		cancelConn, "cancel websocket-slow", "cancel websocket-give-up"),
+
+	// ---- Transports connecting (activation) ----
+	row("ALL-CONNECTING-connected-1", "transports", allP, "connecting", "connected T<n>",
+		"a pending transport (or an opening one: treated as viable first) activates and no upgrade follows (a websocket; or HTTP under websocket-check or without websockets): its connect timer cancelled, activate, the attempt timers cancelled, a websocket disposes every other transport, the state-TTL timer cancelled (it does not run after SUSPENDED), CONNECTED; the retry count resets",
+		"RTN14, RTN15; activating a websocket closes the rest", pins("outcome-1-websocket-within-short-circuit", "outcome-2-http-still-opening-when-websocket-activates", "websocket-check-ably-js-rejected-websocket", "field-no-retry-spam-when-a-proxy-drops-every-connection", "http-first-websocket-only", "preference-under-http-first-http-discarded"),
+		any_, "activate T<n>", any_, toConnected),
+	row("WH-CONNECTING-connected-http-2", "transports", wfhf, "connecting", "connected T<n>",
+		"HTTP activates, websockets available, no flapping hold: as above (HTTP disposes nothing: a websocket still opening stays), then the upgrade websocket on HTTP's host",
+		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "outcome-4-websocket-fails-immediately", "preference-under-http-first-websocket-replaces-pending-http"),
+		any_, "activate T<n>", any_, toConnected, "open T<n> websocket <host> upgrade", openConnect),
+	row("WH-CONNECTING-connected-http-hold-3", "transports", wfhf, "connecting", "connected T<n>",
+		"HTTP activates during the flapping hold: no upgrade; the flap-hold timer starts, due at the hold's end, unless it is running already",
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-close-cancels-the-hold", "flapping-under-http-first"),
+		any_, "activate T<n>", any_, toConnected, "timer flap-hold at=<hold-end>"),
+	row("WH-CONNECTED-connected-upgrade-1", "transports", wfhf, "connected", "connected T<n>",
+		"the upgrade websocket activates: its connect timer cancelled, the active HTTP disposed, activate (and any other transport disposed)",
+		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "preference-under-http-first-websocket-replaces-pending-http"),
+		cancelConn, disposeTn, "activate T<n>", any_),
+	row("ALL-CONNECTED-connected-duplicate-1", "transports", allP, "connected", "connected T<n> / viable T<n>",
+		"the active transport again (a duplicate): ignored", "decision: duplicates", pins("bad-events-are-ignored")),
+	row("ALL-ANY-transport-stale-1", "transports", allP, allStates, "viable T<n> / connected T<n> / failed T<n> <failure> / closed T<n> …",
+		"a transport the engine never opened (T0 included), has disposed, or (viable) that is already pending or active: ignored",
+		"decision: stale events and duplicates", pins("bad-events-are-ignored", "close-from-connecting", "connectivity-down-closes-what-is-still-open", "field-no-retry-spam-when-a-proxy-drops-every-connection")),
+	placeholder("WH-CONNECTING-opening-ws-at-http-activation-1", "transports", wfhf, "connecting", "connected T<n>",
+		"PLACEHOLDER (to be filled in after merging): HTTP activates while a clean websocket is still opening: the engine closes that websocket", "decision (pending)", nil),
+
+	// ---- Transports lost before CONNECTED ----
+	row("WF-CONNECTING-lost-first-ws-1", "losses", wfP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"the short-circuit websocket is lost while HTTP has not started and nothing is pending or active: HTTP starts at once on the attempt's first host (the short-circuit timer cancelled)",
+		"transport-fallback outcome 4", pins("outcome-4-websocket-fails-immediately", "fallback-order-through-every-step"),
+		any_, disposeTn, "cancel short-circuit", "open T<n> http <host> <mode>", openConnect),
+	row("WH-CONNECTING-lost-first-ws-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"the websocket that displaced the flow's HTTP (rules 1, 2) is lost before CONNECTED: HTTP opens again on the host where it was displaced",
+		"decision: liveness", pins("liveness-websocket-killed-after-displacing-pending-http", "liveness-http-reopened-on-its-fallback-host", "preference-under-http-first-websocket-replaces-pending-http"),
+		any_, disposeTn, "open T<n> http <host> <mode>", openConnect),
+	row("ALL-CONNECTING-lost-flow-fallback-1", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"the flow transport fails with a qualifying failure (RSC15l: dns, unreachable, refused, timeout, 500–504, CloudFront ≥ 400; DISCONNECTED 500–504) and a fallback host remains: the connectivity check",
+		"RTN17, RSC15l, RTN17j", pins("fallback-order-through-every-step", "fallback-cloudfront-4xx-qualifies", "websocket-only-walks-the-hosts", "websocket-check-attempt-limit", "http-first-host-fallback-then-upgrade-on-that-host"),
+		any_, disposeTn, "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>"),
+	row("WH-CONNECTING-lost-in-flight-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"something else of the attempt is still in flight (a transport, a connectivity check, the short-circuit timer): the transport is disposed, nothing else",
+		"transport-fallback", pins("connect-timeout", "suspended-the-moment-connection-state-ttl-passes-mid-attempt", "preference-under-http-first-websocket-lost-beside-http"),
+		any_, disposeTn),
+	row("ALL-CONNECTING-lost-end-3", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"nothing is left in flight and no fallback host qualifies (or none remains): DISCONNECTED with an RTB1 retry, carrying the attempt's last transport failure",
+		"RTN14d, RTB1, RSC15l", pins("fallback-not-for-a-4xx", "connect-timeout", "fallback-order-through-every-step", "errors-the-last-failure-of-the-attempt"),
+		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("ALL-CONNECTING-lost-suspended-4", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"as ALL-CONNECTING-lost-end-3 once connectionStateTtl has passed without a connection: SUSPENDED with suspendedRetryTimeout",
+		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "http-first-failed-attempt-from-suspended-stays-suspended", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
+		any_, disposeTn, any_, "state connecting suspended connect-failed retryIn=<suspendedRetryTimeout> …", retryTimer),
+	row("WC-CONNECTING-lost-walk-over-1", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"websocket-check: the websocket failed on every host (nothing in flight), HTTP available, no websocket check yet: the websocket check, at once",
+		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "websocket-check-walk-failed-before-the-slow-point", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
+		any_, disposeTn, "check-websocket C<n>"),
+	row("WC-CONNECTING-lost-walk-over-2", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"websocket-check: the websocket failed on every host while the websocket check is in flight: nothing more; the give-up timer decides",
+		"ably-js 2.28.0", pins("websocket-check-no-answer-give-up-decides"),
+		any_, disposeTn),
+	row("WC-CONNECTING-lost-after-failed-check-3", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"websocket-check: the websocket check failed earlier, so the walk tries no other host: the transport is disposed, the give-up timer decides",
+		"ably-js 2.28.0", pins("websocket-check-failed-check-stops-the-walk"),
+		any_, disposeTn),
+	row("WC-CONNECTING-lost-pending-503-4", "losses", wcP, "connecting", "closed T<n> … / failed T<n> <failure>",
+		"websocket-check: a transport that opened closes before CONNECTED with DISCONNECTED 500–504 and a fallback host exists: everything disposed, the attempt timers cancelled, the immediate reconnect (ALL-CONNECTED-drop-1's rate limit applies) on a fallback host (WC-START-redirect-3); the state-TTL timer keeps running",
+		"RTN17f1; ably-js 2.28.0", pins("websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
+		any_, "cancel attempt", "state connecting disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_),
+	row("WC-CONNECTING-lost-pending-5", "losses", wcP, "connecting", "closed T<n> … / failed T<n> <failure>",
+		"websocket-check: a transport that opened closes before CONNECTED for any other failure: everything disposed, DISCONNECTED (connect-failed)",
+		"ably-js 2.28.0", pins("websocket-check-opened-then-closed-before-connected"),
+		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("WH-CONNECTED-lost-other-1", "losses", wfhf, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"a transport that is not active is lost outside CONNECTING (an upgrade websocket, a late first websocket): it is disposed, nothing else",
+		"transport-fallback", pins("outcome-4-websocket-fails-immediately", "outcome-5-websocket-never-connects"),
+		any_, disposeTn),
+
+	// ---- The active transport dropping ----
+	row("ALL-CONNECTED-drop-1", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"the active transport drops and the last immediate reconnect was at least 1 s ago (or there was none): every transport disposed, DISCONNECTED with retryIn 0 carrying the drop's failure, the immediate reconnect (START rows, reason reconnect, mode resume, no retry number), then the state-TTL timer",
+		"RTN15a; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-sticky-websocket-failure"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_, ttlTimer),
+	row("ALL-CONNECTED-drop-rate-limited-2", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"the active transport drops within 1 s of the last immediate reconnect: DISCONNECTED with an RTB1 retry (one draw), then the state-TTL timer",
+		"RTN15a, RTB1; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
+	row("ALL-CONNECTED-drop-503-3", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"the drop is DISCONNECTED 500–504 and a fallback host exists (RTN17f1): the remembered transport is forgotten and the reconnect starts with the connectivity check, then a fallback host",
+		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=0 error=disconnected:<status>", "state disconnected connecting reconnect", any_, "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>", ttlTimer),
+	row("ALL-CONNECTED-network-down-1", "drops", allP, "connected", "network-down",
+		"every transport disposed, DISCONNECTED (network-down, error unreachable) with an RTB1 retry, then the state-TTL timer",
+		"RTN20a", pins("network-down-then-up"),
+		disposeTn, any_, "state connected disconnected network-down retryIn=<retryIn> error=unreachable", retryTimer, ttlTimer),
+	row("ALL-CONNECTING-network-down-1", "drops", allP, "connecting", "network-down",
+		"every transport disposed, the attempt timers cancelled, DISCONNECTED (network-down, error unreachable) with an RTB1 retry; the state-TTL timer keeps running",
+		"RTN20a", pins("network-down-and-up-while-connecting"),
+		any_, "state connecting disconnected network-down retryIn=<retryIn> error=unreachable", retryTimer),
+
+	// ---- Timers ----
+	row("WF-CONNECTING-timer-short-circuit-1", "timers", wfP, "connecting", "timer short-circuit",
+		"HTTP not started, nothing pending or active: HTTP starts on the attempt's first host",
+		"transport-fallback", pins("outcome-2-websocket-replaces-pending-http", "outcome-5-websocket-never-connects"),
+		"open T<n> http <host> <mode>", openConnect),
+	row("WF-CONNECTING-timer-short-circuit-2", "timers", wfP, "connecting", "timer short-circuit",
+		"the websocket is pending: nothing", "transport-fallback: only if no transport is pending or active",
+		pins("short-circuit-with-a-pending-websocket-starts-nothing")),
+	row("ALL-DISCONNECTED-timer-retry-1", "timers", allP, "disconnected|suspended", "timer retry",
+		"the retry: the attempt starts (START rows) with reason retry, or reconnect when it is the reconnect window's timer; the state-TTL timer is not restarted",
+		"RTN14d, RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "recovery-to-connected-resets-n", "storm-safe-reconnect-window"),
+		"state <from> connecting retry|reconnect", any_),
+	row("ALL-DISCONNECTED-timer-state-ttl-1", "timers", allP, "disconnected", "timer state-ttl",
+		"connectionStateTtl passed without a connection: the retry timer cancelled, SUSPENDED carrying the failure of the DISCONNECTED it leaves, the retry count reset",
+		"RTN14e", pins("retry-sequence-15-20-25-30-then-suspended-flat", "network-up-while-suspended", "http-first-failed-attempt-from-suspended-stays-suspended", "websocket-check-failed-attempt-from-suspended-stays-suspended"),
+		"cancel retry", "state disconnected suspended state-ttl retryIn=<suspendedRetryTimeout> …", retryTimer),
+	row("ALL-CONNECTING-timer-state-ttl-2", "timers", allP, "connecting", "timer state-ttl",
+		"connectionStateTtl passes mid-attempt: every transport disposed, the attempt timers cancelled, SUSPENDED at that moment",
+		"RTN14e", pins("suspended-the-moment-connection-state-ttl-passes-mid-attempt", "websocket-check-suspended-mid-attempt", "http-first-connectivity-check-times-out-then-suspended-mid-attempt"),
+		any_, "state connecting suspended state-ttl retryIn=<suspendedRetryTimeout>", retryTimer),
+	row("ALL-CONNECTING-timer-connectivity-check-1", "timers", allP, "connecting", "timer connectivity-check",
+		"no answer within httpRequestTimeout: the check counts as down (ALL-CONNECTING-connectivity-3)",
+		"RTN17j", pins("connectivity-check-timeout-counts-as-down", "websocket-check-fallback-check-times-out", "http-first-connectivity-check-times-out-then-suspended-mid-attempt"),
+		any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
+	row("WC-CONNECTING-timer-websocket-slow-1", "timers", wcP, "connecting", "timer websocket-slow",
+		"the websocket walks the hosts: the websocket check (once per walk) and a connectivity check of its own with the slow-check timer",
+		"ably-js 2.28.0", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-attempt-limit"),
+		"check-websocket C<n>", "check C<n>", "timer slow-check at=<now+httpRequestTimeout>"),
+	row("WC-CONNECTING-timer-websocket-slow-2", "timers", wcP, "connecting", "timer websocket-slow",
+		"the websocket check was asked for already in this walk: the connectivity check alone",
+		"ably-js 2.28.0", pins("websocket-check-walk-failed-before-the-slow-point"),
+		"check C<n>", "timer slow-check at=<now+httpRequestTimeout>"),
+	row("WC-CONNECTING-timer-websocket-give-up-1", "timers", wcP, "connecting", "timer websocket-give-up",
+		"the websocket check has not passed and HTTP is available: every transport disposed, the slow timer and a fallback connectivity check cancelled (the slow connectivity check goes on), HTTP on the primary host",
+		"ably-js 2.28.0", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-no-answer-give-up-decides"),
+		any_, "open T<n> http <host> <mode>", openConnect),
+	row("WC-CONNECTING-timer-websocket-give-up-2", "timers", wcP, "connecting", "timer websocket-give-up",
+		"the websocket check passed, or HTTP is not available: nothing while the walk goes on (the attempt limit decides)",
+		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-websocket-only", "websocket-check-fallback-check-times-out")),
+	row("WC-CONNECTING-timer-attempt-1", "timers", wcP, "connecting", "timer attempt",
+		"the attempt limit: every transport disposed, DISCONNECTED (connect-failed) however many hosts remain",
+		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-timers-end-when-the-websocket-opens"),
+		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("WC-CONNECTING-timer-slow-check-1", "timers", wcP, "connecting", "timer slow-check",
+		"the slow connectivity check did not answer: down, also after the switch to HTTP: every transport disposed, DISCONNECTED (connectivity-down)",
+		"ably-js 2.28.0", pins("websocket-check-slow-check-unanswered-ends-the-attempt"),
+		any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
+	row("WH-CONNECTED-timer-flap-hold-1", "timers", wfhf, "connected", "timer flap-hold",
+		"the hold is over, HTTP active and no upgrade in flight: the upgrade websocket",
+		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-http-drop-during-the-hold-stays-on-http", "flapping-under-http-first"),
+		"open T<n> websocket <host> upgrade", openConnect),
+	row("ALL-ANY-timer-stale-1", "timers", allP, allStates, "timer <timer> …",
+		"a timer that was cancelled, has fired already or was never started: ignored",
+		"decision: stale events", pins("close-from-disconnected-then-connect-afresh")),
+
+	// ---- Connectivity and websocket checks ----
+	row("ALL-CONNECTING-connectivity-1", "checks", allP, "connecting", "connectivity C<n> up",
+		"the fallback check says up: the connectivity-check timer cancelled, the host order drawn if not drawn yet in this attempt, the flow transport on the next host of the order",
+		"RTN17, RTN17j", pins("fallback-order-through-every-step", "websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
+		"cancel connectivity-check", "open T<n> <transport> <host> <mode>", openConnect),
+	row("WH-CONNECTING-connectivity-2", "checks", wfhf, "connecting", "connectivity C<n> up",
+		"the RTN17f1 check says up: the host order drawn, the policy's first transports (START rows) on the first fallback host",
+		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host"),
+		"cancel connectivity-check", "open T<n> <transport> <host> <mode>", openConnect, any_),
+	row("ALL-CONNECTING-connectivity-3", "checks", allP, "connecting", "connectivity C<n> down",
+		"the check says down: no fallback host; every transport disposed, DISCONNECTED (connectivity-down) carrying the attempt's last failure",
+		"RTN17j", pins("field-no-fallback-after-connectivity-down", "connectivity-down-closes-what-is-still-open"),
+		"cancel connectivity-check", any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
+	row("WC-CONNECTING-connectivity-slow-up-1", "checks", wcP, "connecting|connected", "connectivity C<n> up",
+		"the answer names the slow check: up changes nothing",
+		"ably-js 2.28.0; decision: checks carry IDs", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-two-checks-answered-in-order"),
+		"cancel slow-check"),
+	row("WC-CONNECTING-connectivity-slow-down-2", "checks", wcP, "connecting", "connectivity C<n> down",
+		"the slow check says down: every transport disposed, DISCONNECTED (connectivity-down)",
+		"ably-js 2.28.0", pins("websocket-check-walk-failed-before-the-slow-point"),
+		"cancel slow-check", any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
+	row("WC-CONNECTING-connectivity-after-failed-check-3", "checks", wcP, "connecting", "connectivity C<n> up",
+		"the fallback check answers after the websocket check failed: the walk tries no other host; the give-up timer decides",
+		"ably-js 2.28.0", pins("websocket-check-two-checks-answered-in-order"),
+		"cancel connectivity-check"),
+	row("ALL-ANY-connectivity-stale-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down",
+		"no check in flight: ignored", "decision: stale events", pins("field-no-fallback-after-connectivity-down", "bad-events-are-ignored", "websocket-check-suspended-mid-attempt")),
+	row("WC-CONNECTING-websocket-check-down-1", "checks", wcP, "connecting", "websocket-check C<n> down",
+		"the walk's check fails with nothing in flight (the websocket failed on every host): HTTP now (the slow and give-up timers cancelled)",
+		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "preference-http-remembered-after-a-drop"),
+		"cancel websocket-slow", "cancel websocket-give-up", "open T<n> http <host> <mode>", openConnect),
+	row("WC-CONNECTING-websocket-check-2", "checks", wcP, "connecting", "websocket-check C<n> up / websocket-check C<n> down",
+		"the walk's check answers while the walk goes on (or after the switch to HTTP): recorded (passed or failed), no action",
+		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-failed-check-stops-the-walk", "websocket-check-no-answer-give-up-decides")),
+	row("WC-CONNECTING-websocket-check-up-3", "checks", wcP, "connecting", "websocket-check C<n> up",
+		"the walk's check passes with nothing in flight: DISCONNECTED (connect-failed)",
+		"ably-js 2.28.0", pins("websocket-check-passed-after-the-walk-failed"),
+		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("WC-CONNECTING-preference-check-up-1", "checks", wcP, "connecting", "websocket-check C<n> up",
+		"the background check of a remembered HTTP passes while connecting on HTTP: the preference is forgotten, every transport disposed, the websocket walk starts on the primary host (the attempt limit keeps running)",
+		"transport preference; ably-js 2.28.0", pins("preference-remembered-http-returns-to-websocket"),
+		any_, "timer websocket-slow at=<now+slow>", "timer websocket-give-up at=<now+giveUp>", "open T<n> websocket <host> <mode>", openConnect),
+	row("WH-CONNECTING-preference-check-up-2", "checks", wfhf, "connecting", "websocket-check C<n> up",
+		"rememberTransport: the background check passes while HTTP is still opening: the preference is forgotten and a websocket opens beside HTTP on the flow's host; the setTransportPending rules let the first win",
+		"transport preference", pins("preference-remembered-http-under-websocket-first-races-the-websocket", "preference-under-http-first-websocket-replaces-pending-http", "preference-under-http-first-http-discarded", "preference-under-http-first-websocket-lost-beside-http"),
+		"open T<n> websocket <host> <mode>", openConnect),
+	row("WH-CONNECTING-preference-check-up-3", "checks", wfhf, "connecting", "websocket-check C<n> up",
+		"rememberTransport: the background check passes after HTTP turned viable: the preference is forgotten, no action (the upgrade follows activation)",
+		"transport preference", pins("preference-remembered-http-viable-before-the-check-passes", "preference-under-http-first-viable-before-the-check-passes")),
+	row("ALL-CONNECTING-preference-check-down-1", "checks", allP, "connecting|connected", "websocket-check C<n> down",
+		"the background check of a remembered HTTP fails: no action; HTTP carries on",
+		"transport preference", pins("preference-remembered-http-websocket-still-blocked", "preference-check-fails-under-websocket-first", "preference-check-fails-under-http-first")),
+	row("ALL-ANY-websocket-check-stale-1", "checks", allP, "initialized|connected|disconnected|suspended|closing|closed|failed", "websocket-check C<n> up / websocket-check C<n> down",
+		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-suspended-mid-attempt", "websocket-check-walk-failed-before-the-slow-point")),
+	row("ALL-ANY-check-id-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down / websocket-check C<n> up / websocket-check C<n> down",
+		"the answer names a check that is not in flight — its attempt ended, its timer fired, it was answered already or a newer check replaced it — or names C0: ignored under every policy. Checks are numbered C1, C2, … in the order asked, connectivity and websocket checks together; answers may come in any order",
+		"decision: checks carry IDs", pins("late-check-answer-from-an-ended-attempt-is-ignored")),
+
+	// ---- Network ----
+	row("ALL-DISCONNECTED-network-up-1", "network", allP, "disconnected|suspended", "network-up",
+		"the retry timer cancelled, the attempt starts at once (START rows, reason network-up)",
+		"RTN20b", pins("network-down-then-up", "network-up-while-suspended"),
+		"cancel retry", "state <from> connecting network-up", any_),
+	row("ALL-CONNECTING-network-up-2", "network", allP, "connecting", "network-up",
+		"the attempt restarts: every transport disposed, the attempt timers cancelled, the first transports again (no state change; the connect timers and the attempt limit start afresh)",
+		"RTN20c", pins("network-down-and-up-while-connecting"),
+		cancelConn, disposeTn, any_, "open T<n> <transport> <host> <mode>", openConnect, any_),
+	row("ALL-ANY-network-ignored-1", "network", allP, "initialized|connected|closing|closed|failed", "network-up",
+		"ignored", "RTN20", pins("fatal-error-then-connect", "fatal-and-network-events-ignored-when-closed")),
+	row("ALL-ANY-network-ignored-2", "network", allP, "initialized|disconnected|suspended|closing|closed|failed", "network-down",
+		"ignored", "RTN20", pins("fatal-and-network-events-ignored-when-closed")),
+
+	// ---- Storm-safe options (opt-in) ----
+	row("SS-CONNECTED-drop-window-1", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"reconnectWindowMs W > 0 and one draw u ≥ immediateShare s: DISCONNECTED with retryIn W × (u − s)/(1 − s) (no retry number), then the state-TTL timer; the reconnect comes when that retry timer fires (ALL-DISCONNECTED-timer-retry-1, reason reconnect)",
+		"storm-safe: reconnect window", pins("storm-safe-reconnect-window", "storm-safe-reconnect-window-immediate-share"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=<wait> …", retryTimer, ttlTimer),
+	row("SS-CONNECTED-drop-window-immediate-2", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"reconnectWindowMs > 0 and the draw u < immediateShare: the immediate reconnect, as ALL-CONNECTED-drop-1",
+		"storm-safe: immediate share", pins("storm-safe-reconnect-window-immediate-share"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_, ttlTimer),
+	row("SS-CONNECTING-retry-spread-1", "storm", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"retrySpread s > 0: every DISCONNECTED retry waits disconnectedRetryTimeout × min((n+2)/3, 2) × (1 − s·u)",
+		"storm-safe: retry spread", pins("storm-safe-retry-spread"),
+		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("SS-DISCONNECTED-suspended-spread-1", "storm", allP, "disconnected|connecting", "timer state-ttl / failed T<n> <failure>",
+		"suspendedSpread s > 0: every SUSPENDED retry waits suspendedRetryTimeout × (1 − s·u), one draw each",
+		"storm-safe: suspended spread", pins("storm-safe-suspended-spread"),
+		any_, "state <from> suspended <reason> retryIn=<retryIn> …", retryTimer),
+
+	// ---- Time ----
+	row("ALL-ANY-time-backwards-1", "time", allP, "any", "any",
+		"an event stamped earlier than the latest time seen happens at that latest time: every due time is computed from it",
+		"decision: time never goes backwards", pins("a-time-earlier-than-the-last-counts-as-the-last"),
+		any_),
+}
+
+// tourPins are the tours (scenarios_tour_test.go) that pin rows too, each
+// checked like any pin: one tour per policy makes the rows shared by the
+// policies pinned under each of them.
+var tourPins = map[string][]string{
+	"WF-START-ws-1":                        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
+	"HF-START-http-1":                      {"tour-hosts-http-first", "tour-life-http-first"},
+	"WH-START-redirect-1":                  {"tour-hosts-http-first", "tour-hosts-websocket-first"},
+	"WC-START-ws-1":                        {"tour-hosts-websocket-check", "tour-life-websocket-check"},
+	"WC-START-redirect-3":                  {"tour-hosts-websocket-check"},
+	"ALL-INITIALIZED-connect-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-connect-1":           {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connect-1":             {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-close-1":                {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-close-1":               {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-close-1":                  {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-closed-1":                 {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CLOSING-timer-close-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-fatal-1":                      {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-FAILED-fatal-1":                   {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connected-1":           {"tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WH-CONNECTING-connected-http-2":       {"tour-hosts-http-first", "tour-hosts-websocket-first", "tour-life-http-first"},
+	"ALL-CONNECTED-connected-duplicate-1":  {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WF-CONNECTING-lost-first-ws-1":        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
+	"ALL-CONNECTING-lost-flow-fallback-1":  {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"ALL-CONNECTING-lost-end-3":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"WC-CONNECTING-lost-walk-over-1":       {"tour-life-websocket-check"},
+	"WH-CONNECTED-lost-other-1":            {"tour-life-http-first"},
+	"ALL-CONNECTED-drop-1":                 {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-drop-rate-limited-2":    {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTED-drop-503-3":             {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"ALL-CONNECTED-network-down-1":         {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-network-down-1":        {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-timer-retry-1":       {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first", "tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-DISCONNECTED-timer-state-ttl-1":   {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-timer-stale-1":                {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-connectivity-1":        {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"WH-CONNECTING-connectivity-2":         {"tour-hosts-http-first", "tour-hosts-websocket-first"},
+	"ALL-CONNECTING-connectivity-3":        {"tour-hosts-http-first", "tour-hosts-websocket-check", "tour-hosts-websocket-first"},
+	"WC-CONNECTING-websocket-check-down-1": {"tour-life-websocket-check"},
+	"ALL-DISCONNECTED-network-up-1":        {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-CONNECTING-network-up-2":          {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-network-ignored-1":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+	"ALL-ANY-network-ignored-2":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
+}
+
+// onePath lists the rows whose code path does not depend on the policy.
+var onePath = map[string]bool{
+	"ALL-ANY-transport-stale-1": true, "ALL-ANY-connectivity-stale-1": true, "ALL-ANY-check-id-1": true, "ALL-ANY-websocket-check-stale-1": true,
+	"ALL-ANY-time-backwards-1": true, "SS-CONNECTED-drop-window-1": true, "SS-CONNECTED-drop-window-immediate-2": true,
+	"SS-CONNECTING-retry-spread-1": true, "SS-DISCONNECTED-suspended-spread-1": true,
+}
+
+// KnownGaps are the policies a row applies to but no scenario pins it
+// under, with the reason; the test fails if one gets pinned (then delete
+// it here).
+var KnownGaps = map[string]string{}
+
+// without lists, per row, actions that must not appear in the step.
+var without = map[string][]string{
+	"WF-START-one-transport-2":      {"timer short-circuit at=<t>"},
+	"WH-START-flap-hold-1":          {"timer short-circuit at=<t>", "check-websocket C<n>", "open T<n> websocket <host> <mode>"},
+	"WC-START-expired-preference-5": {"check-websocket C<n>"},
+	"ALL-CONNECTING-connected-1":    {"open T<n> websocket <host> upgrade", "timer flap-hold at=<t>"},
+}
+
+func init() {
+	for i := range Rows {
+		Rows[i].Without = without[Rows[i].ID]
+		Rows[i].OnePath = onePath[Rows[i].ID]
+		Rows[i].Pins = append(Rows[i].Pins, tourPins[Rows[i].ID]...)
+	}
+}
+
+// rowsFor returns the IDs of the rows that list scenario id among their
+// pins, in table order.
+func rowsFor(id string) []string {
+	out := []string{}
+	for _, r := range Rows {
+		for _, p := range r.Pins {
+			if p == id {
+				out = append(out, r.ID)
+				break
+			}
+		}
+	}
+	return out
+}
