@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
-
 	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/conform"
 	"github.com/reconnect-go/reconnect/internal/fixturetest"
+	"github.com/reconnect-go/reconnect/internal/rows"
 )
 
 // rowScenario is a scenario of fixtures/scenarios.json with what the engine
@@ -78,76 +78,9 @@ func loadRowScenarios(t *testing.T) map[string]*rowScenario {
 	return out
 }
 
-var tokenRE = map[string]*regexp.Regexp{}
-
-// tokenMatch matches one token against a template token: <…> is any
-// non-empty text, a|b either alternative.
-func tokenMatch(tmpl, tok string) bool {
-	re, ok := tokenRE[tmpl]
-	if !ok {
-		var alts []string
-		for _, alt := range strings.Split(tmpl, "|") {
-			parts := regexp.MustCompile(`<[^>]*>`).Split(alt, -1)
-			for i := range parts {
-				parts[i] = regexp.QuoteMeta(parts[i])
-			}
-			alts = append(alts, strings.Join(parts, ".+"))
-		}
-		re = regexp.MustCompile("^(?:" + strings.Join(alts, "|") + ")$")
-		tokenRE[tmpl] = re
-	}
-	return re.MatchString(tok)
-}
-
-// lineMatch matches an action or event against a template; a last
-// template token … matches any further tokens.
-func lineMatch(tmpl, line string) bool {
-	tt, lt := strings.Fields(tmpl), strings.Fields(line)
-	for i, tk := range tt {
-		if tk == "…" && i == len(tt)-1 {
-			return true
-		}
-		if i >= len(lt) || !tokenMatch(tk, lt[i]) {
-			return false
-		}
-	}
-	return len(tt) == len(lt)
-}
-
-// seqMatch matches the actions of one step against a row's templates; a
-// template … matches any run of actions.
-func seqMatch(tmpl, got []string) bool {
-	if len(tmpl) == 0 {
-		return len(got) == 0
-	}
-	if tmpl[0] == "…" {
-		for i := 0; i <= len(got); i++ {
-			if seqMatch(tmpl[1:], got[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	return len(got) > 0 && lineMatch(tmpl[0], got[0]) && seqMatch(tmpl[1:], got[1:])
-}
-
 // stepMatches reports whether step i of s is an instance of row r.
-func stepMatches(r engine.Row, s *rowScenario, i int) bool {
-	if !slices.Contains(r.Policies, s.policy) {
-		return false
-	}
-	if r.States[0] != "any" && !slices.Contains(r.States, s.before[i]) {
-		return false
-	}
-	if r.Events[0] != "any" && !slices.ContainsFunc(r.Events, func(e string) bool { return lineMatch(e, s.events[i]) }) {
-		return false
-	}
-	for _, w := range r.Without {
-		if slices.ContainsFunc(s.got[i], func(a string) bool { return lineMatch(w, a) }) {
-			return false
-		}
-	}
-	return seqMatch(r.Actions, s.got[i])
+func stepMatches(r rows.Row, s *rowScenario, i int) bool {
+	return r.Matches(s.policy, s.before[i], s.events[i], s.got[i])
 }
 
 // TestRowsAgainstScenarios: every row of docs/engine.md is pinned by
@@ -156,7 +89,7 @@ func stepMatches(r engine.Row, s *rowScenario, i int) bool {
 func TestRowsAgainstScenarios(t *testing.T) {
 	scen := loadRowScenarios(t)
 	ids := map[string]bool{}
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		if ids[r.ID] {
 			t.Errorf("row %s: ID used twice", r.ID)
 		}
@@ -187,12 +120,12 @@ func TestRowsAgainstScenarios(t *testing.T) {
 		}
 	}
 	pinned := pinnedPolicies(scen)
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		if r.Placeholder || r.OnePath {
 			continue
 		}
 		for _, p := range r.Policies {
-			gap := engine.KnownGaps[r.ID+"/"+p] != ""
+			gap := rows.KnownGaps[r.ID+"/"+p] != ""
 			switch got := slices.Contains(pinned[r.ID], p); {
 			case !got && !gap:
 				t.Errorf("row %s: no scenario pins it under policy %s", r.ID, p)
@@ -220,7 +153,7 @@ func TestRowsExplainEveryStep(t *testing.T) {
 	scen := loadRowScenarios(t)
 	for _, s := range scen {
 		for i := range s.events {
-			ok := slices.ContainsFunc(engine.Rows, func(r engine.Row) bool {
+			ok := slices.ContainsFunc(rows.All, func(r rows.Row) bool {
 				return !r.Placeholder && r.States[0] != "any" && r.Events[0] != "any" && stepMatches(r, s, i)
 			})
 			if !ok {
@@ -231,7 +164,7 @@ func TestRowsExplainEveryStep(t *testing.T) {
 }
 
 // TestRowsDocument: docs/engine.md's row tables are the table of rows
-// (go test -run Rows -update ./engine rewrites them).
+// (go test -run Rows ./engine -args -update rewrites them).
 func TestRowsDocument(t *testing.T) {
 	const path = "../docs/engine.md"
 	data, err := os.ReadFile(path)
@@ -241,11 +174,11 @@ func TestRowsDocument(t *testing.T) {
 	s := string(data)
 	pinned := pinnedPolicies(loadRowScenarios(t))
 	ids := map[string]bool{}
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		ids[r.ID] = true
 	}
 	tables := []string{"index"}
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		if !slices.Contains(tables, r.Table) {
 			tables = append(tables, r.Table)
 		}
@@ -265,7 +198,7 @@ func TestRowsDocument(t *testing.T) {
 			continue
 		}
 		if !*fixturetest.Update {
-			t.Errorf("%s: table rows-%s is out of date; run go test -run Rows -update ./engine", path, name)
+			t.Errorf("%s: table rows-%s is out of date; run go test -run Rows ./engine -args -update", path, name)
 			continue
 		}
 		s = s[:i+len(begin)] + want + s[j:]
@@ -286,7 +219,7 @@ func TestRowsDocument(t *testing.T) {
 // names pins it.
 func pinnedPolicies(scen map[string]*rowScenario) map[string][]string {
 	out := map[string][]string{}
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		for _, p := range r.Pins {
 			s := scen[p]
 			if s == nil || slices.Contains(out[r.ID], s.policy) {
@@ -308,7 +241,7 @@ func pinnedPolicies(scen map[string]*rowScenario) map[string][]string {
 func renderRows(table string, pinned map[string][]string) string {
 	var b strings.Builder
 	b.WriteString("| row | policies | state | event | when | actions, in order | follows | scenarios |\n|---|---|---|---|---|---|---|---|\n")
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		if r.Table != table {
 			continue
 		}
@@ -370,7 +303,7 @@ func renderIndex() string {
 	var keys []key
 	cells := map[key]map[string][]string{}
 	for _, st := range states {
-		for _, r := range engine.Rows {
+		for _, r := range rows.All {
 			if r.Events[0] == "any" || !slices.Contains(r.States, st) {
 				continue
 			}
@@ -390,7 +323,7 @@ func renderIndex() string {
 	}
 	var b strings.Builder
 	n, ph, per := 0, 0, map[string]int{}
-	for _, r := range engine.Rows {
+	for _, r := range rows.All {
 		if r.Placeholder {
 			ph++
 			continue

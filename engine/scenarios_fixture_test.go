@@ -2,6 +2,8 @@ package engine
 
 import (
 	"testing"
+
+	"github.com/reconnect-go/reconnect/internal/rows"
 )
 
 type scenariosFile struct {
@@ -84,7 +86,7 @@ func buildScenariosFixture() scenariosFile {
 func normalizedScenarios() []scenario {
 	all := allScenarios()
 	for i := range all {
-		all[i].Rows = rowsFor(all[i].ID)
+		all[i].Rows = rows.For(all[i].ID)
 		if all[i].Draws == nil {
 			all[i].Draws = []float64{}
 		}

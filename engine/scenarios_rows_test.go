@@ -3,7 +3,7 @@ package engine
 import "fmt"
 
 // rowScenarios: scenarios written so that every row of docs/engine.md
-// (rows_test.go) is pinned: HTTP-first and the single-transport
+// (internal/rows) is pinned: HTTP-first and the single-transport
 // configurations, connect and network events in every state, the
 // websocket-check policy's checks in every order, and the transport
 // preference on both sides of its TTL. Written by hand from the rows, like

@@ -1,15 +1,19 @@
-package engine
+// Package rows is the engine's behaviour as data: what one Step does, row
+// by row. docs/engine.md's tables are generated from this table
+// (go test -run Rows ./engine -args -update), the scenario oracle lists the
+// rows each scenario pins, Match finds the rows an engine step is an
+// instance of, and reconnect explain annotates a timeline with them. It
+// is long because it is one table, in document order.
+package rows
 
 import "strings"
 
-// The engine's rows: what one Step does, row by row, as data. docs/engine.md's
-// tables are generated from this table (go test -run Rows -update ./engine),
-// each scenario of fixtures/scenarios.json lists the rows it pins (its
-// "rows" field, filled from Pins), and TestRowsAgainstScenarios replays
-// every pinned scenario through the engine and checks that a step of it
-// matches the row: same policy, same state before the event, an event the
-// row names, and the engine's actions, in the order it emits them, matched
-// by the row's action templates.
+// Each scenario of fixtures/scenarios.json lists the rows it pins (its
+// "rows" field, filled from Pins), and the engine's TestRowsAgainstScenarios
+// replays every pinned scenario through the engine and checks that a step
+// of it matches the row: same policy, same state before the event, an event
+// the row names, and the engine's actions, in the order it emits them,
+// matched by the row's action templates.
 //
 // Templates are the fixture grammar with placeholders: a token <…> matches
 // any non-empty text, a|b matches either, a token … at the end of an action
@@ -87,8 +91,8 @@ const (
 	toConnected = "state connecting connected connected"
 )
 
-// Rows is the whole table, in document order.
-var Rows = []Row{
+// All is the whole table, in document order.
+var All = []Row{
 	// ---- Starting an attempt: the first transports, by policy ----
 	row("WF-START-ws-1", "start", wfP, "any", "any",
 		"websocket-first, both transports available, no RTN17f1 redirect pending, no flapping hold, no remembered HTTP in force: the websocket on the attempt's first host with the short circuit",
@@ -518,18 +522,18 @@ var without = map[string][]string{
 }
 
 func init() {
-	for i := range Rows {
-		Rows[i].Without = without[Rows[i].ID]
-		Rows[i].OnePath = onePath[Rows[i].ID]
-		Rows[i].Pins = append(Rows[i].Pins, tourPins[Rows[i].ID]...)
+	for i := range All {
+		All[i].Without = without[All[i].ID]
+		All[i].OnePath = onePath[All[i].ID]
+		All[i].Pins = append(All[i].Pins, tourPins[All[i].ID]...)
 	}
 }
 
-// rowsFor returns the IDs of the rows that list scenario id among their
-// pins, in table order.
-func rowsFor(id string) []string {
+// For returns the IDs of the rows that list scenario id among their pins,
+// in table order.
+func For(id string) []string {
 	out := []string{}
-	for _, r := range Rows {
+	for _, r := range All {
 		for _, p := range r.Pins {
 			if p == id {
 				out = append(out, r.ID)
