@@ -7,6 +7,7 @@
 //	reconnect simulate timeout [--clients N] [--timeouts …] [--profiles …] [--svg F] [--json]
 //	reconnect simulate storm [--clients N] [--downtime D] [--capacity K] [--svg F] [--json]
 //	reconnect conform [--only AREA,…] [--require AREA,…] [--format text|json|junit] [--known FILE] (--self | -- CMD ARGS…)
+//	reconnect explain (SCENARIO-ID | --file LOG)
 //	reconnect help [CMD [SUB]]
 //
 // Run "reconnect help" for the list of commands, and "reconnect help CMD"
@@ -44,6 +45,7 @@ func commands() []command {
 		{"schedule", "print the RTB1 retry schedule: bounds and a sampled delay per attempt", runSchedule},
 		{"simulate", "simulate clients: 'simulate timeout' sweeps the short-circuit timeout, 'simulate storm' replays a server restart", runSimulate},
 		{"conform", "run the shared fixtures against an adapter ('-- CMD ARGS…') or this implementation (--self)", runConform},
+		{"explain", "print a scenario or a recorded event log as a timeline annotated with the engine's rows", runExplain},
 	}
 }
 

@@ -89,13 +89,24 @@ func (r Row) Matches(policy, before, event string, actions []string) bool {
 }
 
 // Explain returns the rows, in table order, that one engine step is an
-// instance of (see Row.Matches); placeholders are never returned.
+// instance of (see Row.Matches), most specific first: the rows that name
+// the state or the event (their ID is not an -ANY- one) when any does,
+// else the cross-cutting ones; placeholders are never returned. Rows
+// differ by their condition (When), which is prose: for a step with no
+// action, several rows can match, and all of them are returned.
 func Explain(policy, before, event string, actions []string) []Row {
-	var out []Row
+	var specific, general []Row
 	for _, r := range All {
-		if !r.Placeholder && r.Matches(policy, before, event, actions) {
-			out = append(out, r)
+		switch {
+		case r.Placeholder || !r.Matches(policy, before, event, actions):
+		case strings.Contains(r.ID, "-ANY-"):
+			general = append(general, r)
+		default:
+			specific = append(specific, r)
 		}
 	}
-	return out
+	if len(specific) > 0 {
+		return specific
+	}
+	return general
 }

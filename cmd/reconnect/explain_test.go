@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reconnect-go/reconnect/internal/conform"
+)
+
+func TestExplainAnnotatesAScenarioWithItsRows(t *testing.T) {
+	out, errOut, status := runCLI("explain", "outcome-1-websocket-within-short-circuit")
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{
+		"outcome-1-websocket-within-short-circuit (policy websocket-first)",
+		"0 ms  connect  (initialized → connecting)",
+		"open T1 websocket main.realtime.ably.net clean",
+		"= WF-START-ws-1: websocket-first, both transports available",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "no row of docs/engine.md explains") {
+		t.Errorf("a step is unexplained:\n%s", out)
+	}
+}
+
+// A recorded log is the scenario format; a log without pinned draws still
+// explains, with a note.
+func TestExplainARecordedLog(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.json")
+	data := `{"config": {"endpoint": "rt.example.com", "fallbackHosts": []},
+	  "steps": [{"atMs": 0, "event": "connect"}, {"atMs": 50, "event": "failed T1 refused"},
+	            {"atMs": 60, "event": "failed T2 refused"}]}`
+	if err := os.WriteFile(log, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCLI("explain", "--file", log)
+	if status != 0 {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	for _, want := range []string{"open T2 http rt.example.com clean", "(connecting → disconnected)", "no draws pinned: every draw is 0", "= ALL-CONNECTING-lost-end-3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "SS-") {
+		t.Errorf("a storm-safe row explains a step of a configuration without the storm-safe options:\n%s", out)
+	}
+}
+
+func TestExplainBadInvocations(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain"}, "want a scenario id or --file LOG"},
+		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario"; the scenarios are: outcome-1-websocket-within-short-circuit`},
+		{[]string{"explain", "a", "b"}, `unexpected argument "b"`},
+		{[]string{"explain", "--file", "/nonexistent.json"}, "--file: open /nonexistent.json"},
+		{[]string{"explain", "--file", "x.json", "outcome-1-websocket-within-short-circuit"}, "not both"},
+	} {
+		_, errOut, status := runCLI(c.args...)
+		if status != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, status, errOut, c.want)
+		}
+	}
+}
+
+// Any log explains or is refused: no panic, no hang.
+func FuzzExplain(f *testing.F) {
+	f.Add([]byte(`{"config": {"policy": "websocket-check"}, "draws": [0.5], "steps": [{"atMs": 0, "event": "connect"}, {"atMs": 4000, "event": "timer websocket-slow"}]}`))
+	f.Add([]byte(`{"steps": [{"atMs": -5, "event": "connectivity C9 up"}, {"atMs": 1, "event": "closed T1 disconnected:503"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in conform.ScenarioInput
+		if json.Unmarshal(data, &in) != nil || len(in.Steps) > 200 || len(in.Draws) > 200 {
+			return
+		}
+		_ = explain(io.Discard, "fuzz", in)
+	})
+}
