@@ -7,65 +7,89 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// jsReference is one Node.js process running the JS reference adapter,
+// reference is one process of an independent implementation, spoken to
+// through the protocol: the JS reference adapter or the Python adapter,
 // shared by the differential tests of this test binary (fuzz workers each
 // start their own). It exits when the test binary does, on the end of its
 // input.
-type jsReference struct {
-	mu  sync.Mutex
-	in  io.WriteCloser
-	out *bufio.Reader
-	err error
+type reference struct {
+	name       string
+	mu         sync.Mutex
+	in         io.WriteCloser
+	out        *bufio.Reader
+	implements []string
+	exactNs    bool
+	err        error
+}
+
+// references are the independent implementations, by name: the command
+// that starts each (run from this package's folder).
+var references = map[string][]string{
+	"js":     {"node", "../../conformance/js/adapter.mjs"},
+	"python": {"python3", "../../conformance/python/adapter.py"},
 }
 
 var (
-	jsOnce sync.Once
-	js     *jsReference
+	refMu   sync.Mutex
+	started = map[string]*reference{}
 )
 
-func startJS(t testing.TB) *jsReference {
-	jsOnce.Do(func() {
-		js = &jsReference{}
-		node, err := exec.LookPath("node")
-		if err != nil {
-			js.err = err
-			return
-		}
-		cmd := exec.Command(node, "../../conformance/js/adapter.mjs")
-		ownGroup(cmd)
-		if js.in, err = cmd.StdinPipe(); err == nil {
-			var out io.ReadCloser
-			if out, err = cmd.StdoutPipe(); err == nil {
-				js.out = bufio.NewReaderSize(out, 1<<20)
-				err = cmd.Start()
+// startRef starts (once) the named reference and says hello. Without its
+// interpreter it skips the test, except in CI, where it fails.
+func startRef(t testing.TB, name string) *reference {
+	refMu.Lock()
+	defer refMu.Unlock()
+	ref := started[name]
+	if ref == nil {
+		ref = &reference{name: name}
+		started[name] = ref
+		argv := references[name]
+		path, err := exec.LookPath(argv[0])
+		if err == nil {
+			cmd := exec.Command(path, argv[1:]...)
+			ownGroup(cmd)
+			if ref.in, err = cmd.StdinPipe(); err == nil {
+				var out io.ReadCloser
+				if out, err = cmd.StdoutPipe(); err == nil {
+					ref.out = bufio.NewReaderSize(out, 1<<20)
+					err = cmd.Start()
+				}
 			}
 		}
-		js.err = err
-	})
-	if js.err != nil {
-		t.Skipf("no JS reference: %v", js.err)
+		if err == nil {
+			var hello Response
+			hello, _, err = ref.send(harnessHello())
+			ref.implements, ref.exactNs = hello.Implements, hello.ExactNs
+		}
+		ref.err = err
 	}
-	return js
+	if ref.err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s reference: %v", name, ref.err)
+		}
+		t.Skipf("no %s reference: %v", name, ref.err)
+	}
+	return ref
 }
 
-// ask sends one request and reads the answer.
-func (j *jsReference) ask(req Request) (Response, []byte, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	b, err := json.Marshal(req)
+// send writes one line and reads the answer.
+func (r *reference) send(v any) (Response, []byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return Response{}, nil, err
 	}
-	if _, err := j.in.Write(append(b, '\n')); err != nil {
+	if _, err := r.in.Write(append(b, '\n')); err != nil {
 		return Response{}, nil, err
 	}
-	line, err := j.out.ReadBytes('\n')
+	line, err := r.out.ReadBytes('\n')
 	if err != nil {
 		return Response{}, nil, err
 	}
@@ -74,10 +98,21 @@ func (j *jsReference) ask(req Request) (Response, []byte, error) {
 	return resp, line, err
 }
 
-// differ compares the JS reference's answer to req with the Go self
-// adapter's, by the harness's own rules (the Go answer as the expectation;
-// for an error, the field it names).
-func differ(t testing.TB, j *jsReference, req Request) string {
+// ask sends one request and reads the answer.
+func (r *reference) ask(req Request) (Response, []byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.send(req)
+}
+
+// differ compares ref's answer to req with the Go self adapter's, by the
+// harness's own rules (the Go answer as the expectation; for an error, the
+// field it names). A reference that does not implement req's area is not
+// asked.
+func differ(t testing.TB, ref *reference, req Request) string {
+	if !slices.Contains(ref.implements, req.Area) {
+		return ""
+	}
 	goResp := Self{}.Handle(req)
 	// Round-trip through JSON, as the harness would see it.
 	b, _ := json.Marshal(sanitize(goResp.Result))
@@ -86,14 +121,23 @@ func differ(t testing.TB, j *jsReference, req Request) string {
 	if goResp.Error != nil {
 		expected = map[string]any{"error": map[string]any{"field": goResp.Error.Field}}
 	}
-	jsResp, line, err := j.ask(req)
+	resp, line, err := ref.ask(req)
 	if err != nil {
-		t.Fatalf("JS reference: %v", err)
+		t.Fatalf("%s reference: %v", ref.name, err)
 	}
-	c := Case{ID: req.ID, Function: req.Function, Input: req.Input, Expected: expected}
-	if ms := check(c, jsResp, tolerance(t)); len(ms) > 0 {
+	// The exact nanoseconds are expected as the harness expects them: all
+	// of them from an adapter that declared exactNs, else those it answers.
+	c := Case{ID: req.ID, Area: req.Area, Function: req.Function, Input: req.Input, Expected: expected, ExactNs: map[string]any{}}
+	for k, v := range expected {
+		if strings.HasSuffix(k, "Ns") {
+			c.ExactNs[k] = v
+			delete(expected, k)
+		}
+	}
+	c = withExactNs(c, ref.exactNs, resp.Result)
+	if ms := check(c, resp, tolerance(t)); len(ms) > 0 {
 		in, _ := json.Marshal(req.Input)
-		return fmt.Sprintf("%s %s: Go %s, JS %s", req.Function, in, b, strings.TrimSpace(string(line)))
+		return fmt.Sprintf("%s %s: Go %s, %s %s", req.Function, in, b, ref.name, strings.TrimSpace(string(line)))
 	}
 	return ""
 }
@@ -182,7 +226,7 @@ func randRequest(r *rand.Rand, i int) Request {
 	}
 	req := Request{ID: fmt.Sprintf("diff-%d", i), Input: map[string]any{}}
 	in := req.Input
-	switch fn := r.IntN(13); fn {
+	switch fn := r.IntN(16); fn {
 	case 0:
 		req.Function, in["attempt"] = "backoffCoefficient", attempt()
 	case 1:
@@ -236,15 +280,70 @@ func randRequest(r *rand.Rand, i int) Request {
 			draws[k] = randFloat(r)
 		}
 		in["primary"], in["fallbacks"], in["maxFallbacks"], in["draws"] = "p.example.com", fallbacks, float64(r.IntN(9)-1), draws
+	case 13:
+		req.Function = "preferredHost"
+		hosts := []string{"a.example.com", "b.example.com", "A.example.com"}
+		steps := []any{} // the harness sends every key of a step, and never null
+		for n := r.IntN(6); n > 0; n-- {
+			at := float64(r.IntN(4000))
+			switch r.IntN(3) {
+			case 0:
+				steps = append(steps, map[string]any{"op": "fallbackSucceeded", "host": pick(hosts), "atMs": at, "ttlMs": float64(r.IntN(3000) - 500)})
+			case 1:
+				steps = append(steps, map[string]any{"op": "failed", "host": pick(hosts), "atMs": at, "failureKind": pick(kindNames), "status": float64(r.IntN(700))})
+			default:
+				steps = append(steps, map[string]any{"op": "first", "atMs": at})
+			}
+		}
+		in["primary"], in["steps"] = "p.example.com", steps
+	case 14:
+		req.Function, in["text"] = "preferenceDecode", randString(r, prefPieces, 8)
+	case 15:
+		req.Function = "preference"
+		start := map[string]any{"transport": pick(transportNames)}
+		if start["transport"] != "none" {
+			start["atMs"], start["reason"] = float64(r.Int64N(1<<41)), pick([]string{"connected", "websocket-unstable"})
+		}
+		steps := []any{}
+		for n := r.IntN(6); n > 0; n-- {
+			if r.IntN(2) == 0 {
+				steps = append(steps, map[string]any{"op": "apply", "event": pick(prefEventNames), "transport": pick(transportNames), "atMs": float64(r.Int64N(1 << 41))})
+			} else {
+				steps = append(steps, map[string]any{"op": "start", "nowMs": float64(r.Int64N(1 << 41)), "websocket": r.IntN(4) > 0, "http": r.IntN(4) > 0})
+			}
+		}
+		in["ttlMs"], in["start"], in["steps"] = float64(r.Int64N(1<<33)-1000), start, steps
 	}
+	req.Area = functionArea[req.Function]
 	return req
 }
 
-// TestDifferentialGoAndJSReference feeds random inputs for every function
-// the JS reference implements to it and to the Go self adapter and
-// requires the same answers.
-func TestDifferentialGoAndJSReference(t *testing.T) {
-	j := startJS(t)
+// functionArea is the area of every function the differential asks.
+var functionArea = map[string]string{
+	"backoffCoefficient": "rtb1", "jitterCoefficient": "rtb1", "retryDelay": "rtb1", "retryBounds": "rtb1",
+	"decidePending": "transport", "chooseTransport": "transport", "httpOnWebSocketFailure": "transport",
+	"httpOnShortCircuit": "transport", "upgradeAfterActivation": "transport",
+	"resolveHosts": "hosts", "shouldFallback": "hosts", "connectivityUp": "hosts", "hostOrder": "hosts", "preferredHost": "hosts",
+	"preference": "preference", "preferenceDecode": "preference",
+}
+
+// Pieces random persisted preferences are made of: every token, bound and
+// byte class of the text format.
+var prefPieces = []string{
+	"v1", "v2", "V1", "v1 ", " ", "  ", "\t", "http", "websocket", "none", "comet", "HTTP", "connected", "websocket-unstable",
+	"0", "1", "7", "00", "-1", "+5", "1e3", "0x1f", "1767258000000", "9007199254740993", "9223372036854775807", "9223372036854775808",
+	"\u00a0", "\u0660", "\ufeff", "é", "\x00", "\n",
+}
+
+var prefEventNames = []string{"connected", "websocket-unstable", "attempt-failed", "websocket-check-passed", "server-fallback"}
+
+// TestDifferentialGoJSAndPython feeds random inputs for every function of
+// the rtb1, transport, hosts and preference areas to the Go self adapter,
+// the JS reference and the Python adapter (written from the docs alone),
+// and requires the same answers from all three (each asked for the areas
+// its hello implements).
+func TestDifferentialGoJSAndPython(t *testing.T) {
+	refs := []*reference{startRef(t, "js"), startRef(t, "python")}
 	n := 20000
 	if testing.Short() {
 		n = 2000
@@ -252,6 +351,7 @@ func TestDifferentialGoAndJSReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	bad := 0
 	accepted, rejected := 0, 0
+	asked := map[string]int{}
 	for i := range n {
 		req := randRequest(r, i)
 		if req.Function == "resolveHosts" {
@@ -261,31 +361,45 @@ func TestDifferentialGoAndJSReference(t *testing.T) {
 				rejected++
 			}
 		}
-		if d := differ(t, j, req); d != "" {
-			t.Error(d)
-			if bad++; bad > 20 {
-				t.Fatal("too many differences")
+		for _, ref := range refs {
+			if slices.Contains(ref.implements, req.Area) {
+				asked[ref.name+" "+req.Function]++
+			}
+			if d := differ(t, ref, req); d != "" {
+				t.Error(d)
+				if bad++; bad > 20 {
+					t.Fatal("too many differences")
+				}
 			}
 		}
 	}
-	// Both sides of the host rules must be exercised.
+	// Both sides of the host rules must be exercised, and every function
+	// asked of both references.
 	t.Logf("resolveHosts: %d accepted, %d rejected", accepted, rejected)
 	if accepted*10 < accepted+rejected || rejected*10 < accepted+rejected {
 		t.Errorf("resolveHosts: %d accepted, %d rejected; want at least a tenth each", accepted, rejected)
 	}
+	for fn := range functionArea {
+		for _, ref := range refs {
+			if asked[ref.name+" "+fn] == 0 {
+				t.Errorf("%s was never asked %s", ref.name, fn)
+			}
+		}
+	}
 }
 
-// FuzzDifferentialGoAndJSReference is the same comparison, steered by the
+// FuzzDifferentialGoJSAndPython is the same comparison, steered by the
 // fuzzer's seed.
-func FuzzDifferentialGoAndJSReference(f *testing.F) {
+func FuzzDifferentialGoJSAndPython(f *testing.F) {
 	for s := range uint64(8) {
 		f.Add(s, s*7919)
 	}
 	f.Fuzz(func(t *testing.T, a, b uint64) {
-		j := startJS(t)
-		r := rand.New(rand.NewPCG(a, b))
-		if d := differ(t, j, randRequest(r, 0)); d != "" {
-			t.Error(d)
+		req := randRequest(rand.New(rand.NewPCG(a, b)), 0)
+		for _, name := range []string{"js", "python"} {
+			if d := differ(t, startRef(t, name), req); d != "" {
+				t.Error(d)
+			}
 		}
 	})
 }
