@@ -12,6 +12,7 @@
 // {"id","area","function","input"} and is answered {"id","result"} or
 // {"id","error":{"field","message"}}. Anything for humans goes to stderr.
 import { createInterface } from "node:readline";
+import { runScenario } from "./engine.mjs";
 
 // ---- RTB1 -------------------------------------------------------------------
 
@@ -277,7 +278,11 @@ export function decodePreference(text) {
 
 // ---- The protocol ---------------------------------------------------------------
 
-function answer({ function: fn, input: x }) {
+// The engine's functions: the RTB1, transport and host rules above.
+const engineLib = { backoffCoefficient, retryDelayNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
+
+function answer({ area, function: fn, input: x }) {
+  if (area === "scenarios") return runScenario(x, engineLib);
   switch (fn) {
     case "backoffCoefficient":
       return { coefficient: backoffCoefficient(x.attempt) };
@@ -333,7 +338,7 @@ rl.on("line", (line) => {
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "preference"], name: "reconnect-js-reference", exactNs: true };
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "scenarios", "preference"], name: "reconnect-js-reference", exactNs: true };
   } else {
     try {
       resp = { id: req.id, result: answer(req) };
