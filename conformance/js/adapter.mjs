@@ -11,7 +11,19 @@
 // decimal strings compared exactly). Every other request is
 // {"id","area","function","input"} and is answered {"id","result"} or
 // {"id","error":{"field","message"}}. Anything for humans goes to stderr.
+//
+// The scenarios area runs the connection engine of docs/engine.md, written
+// from that document alone in engine.mjs (its guesses: ENGINE-GUESSES.md);
+// it uses the RTB1, transport and host functions below.
 import { createInterface } from "node:readline";
+
+// The engine lives next to this file. A copy of this file alone (the
+// one-line-wrong variants of conformance/wrong/ are run that way) has no
+// engine: it then does not declare the scenarios area.
+const engine = await import(new URL("./engine.mjs", import.meta.url)).catch((e) => {
+  if (e?.code === "ERR_MODULE_NOT_FOUND") return null;
+  throw e;
+});
 
 // ---- RTB1 -------------------------------------------------------------------
 
@@ -277,7 +289,11 @@ export function decodePreference(text) {
 
 // ---- The protocol ---------------------------------------------------------------
 
-function answer({ function: fn, input: x }) {
+// The engine's functions: the RTB1, transport and host rules above.
+const engineLib = { backoffCoefficient, retryDelayNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
+
+function answer({ area, function: fn, input: x }) {
+  if (area === "scenarios" && engine) return engine.runScenario(x, engineLib);
   switch (fn) {
     case "backoffCoefficient":
       return { coefficient: backoffCoefficient(x.attempt) };
@@ -333,7 +349,7 @@ rl.on("line", (line) => {
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", "preference"], name: "reconnect-js-reference", exactNs: true };
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", ...(engine ? ["scenarios"] : []), "preference"], name: "reconnect-js-reference", exactNs: true };
   } else {
     try {
       resp = { id: req.id, result: answer(req) };

@@ -1,0 +1,796 @@
+// The connection engine of docs/engine.md in plain JavaScript: a sans-IO
+// state machine. step(atMs, event) takes one event (in the scenario grammar)
+// and returns the actions to perform (in the action grammar), in the order
+// docs/engine.md gives. Written from docs/engine.md and fixtures/README.md;
+// where they were silent, conformance/js/ENGINE-GUESSES.md says what was
+// guessed. The RTB1, host and transport rules come from the adapter (lib).
+
+// The defaults of docs/engine.md, "Configuration and defaults" (the same
+// as the `defaults` object of fixtures/scenarios.json).
+export const DEFAULTS = {
+  policy: "websocket-first",
+  webSocket: true,
+  http: true,
+  endpoint: "",
+  shortCircuitMs: 2000,
+  realtimeRequestTimeoutMs: 10000,
+  httpRequestTimeoutMs: 10000,
+  httpMaxRetryCount: 3,
+  disconnectedRetryTimeoutMs: 15000,
+  suspendedRetryTimeoutMs: 30000,
+  connectionStateTtlMs: 120000,
+  slowTimeoutMs: 4000,
+  giveUpTimeoutMs: 10000,
+  flapDrops: 4,
+  flapWindowMs: 300000,
+  flapHoldMs: 600000,
+  preference: "",
+  preferenceTtlMs: 86400000,
+  rememberTransport: false,
+  reconnectWindowMs: 0,
+  immediateShare: 0,
+  retrySpread: 0,
+  suspendedSpread: 0,
+};
+
+// The wall clock at atMs 0 (the scenarios' `clock`).
+export const EPOCH_UNIX_MS = 1767225600000;
+
+// Block 4: the attempt timers, in their cancelling order.
+const ATTEMPT_TIMERS = ["short-circuit", "connectivity-check", "websocket-slow", "websocket-give-up", "attempt", "slow-check"];
+// Block 5: every timer, in the order stopping everything cancels them.
+const ALL_TIMERS = ["short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"];
+
+const NS = 1000000n;
+const msText = (ns) => {
+  const whole = ns / NS;
+  const frac = ns % NS;
+  return frac === 0n ? String(whole) : `${whole}.${String(frac).padStart(6, "0").replace(/0+$/, "")}`;
+};
+const nsOfMs = (ms) => BigInt(Math.round(ms * 1e6));
+
+// A failure `<kind>[:<status>[:<server>]]`, kept as the grammar writes it:
+// the status only for http-status and disconnected, the server only for
+// http-status.
+function parseFailure(text) {
+  if (!text) return null;
+  const [kind, status, ...rest] = text.split(":");
+  const f = { kind, status: status === undefined ? 0 : Number(status), server: rest.join(":") };
+  if (kind === "http-status") f.text = [kind, status, rest.length ? rest.join(":") : undefined].filter((x) => x !== undefined).join(":");
+  else if (kind === "disconnected" && status !== undefined) f.text = `${kind}:${status}`;
+  else f.text = kind;
+  return f;
+}
+const is50x = (f) => f && f.kind === "disconnected" && f.status >= 500 && f.status <= 504;
+
+export class Engine {
+  constructor(config, draws, lib) {
+    this.lib = lib;
+    this.cfg = { ...DEFAULTS, ...config };
+    const opts = { endpoint: this.cfg.endpoint };
+    if (config.fallbackHosts !== undefined) opts.fallbackHosts = config.fallbackHosts;
+    const hosts = lib.resolveHosts(opts);
+    this.primary = hosts.primary;
+    this.fallbacks = hosts.fallbacks;
+    this.maxFallbacks = Math.min(this.cfg.httpMaxRetryCount, this.fallbacks.length);
+    this.draws = draws ?? [];
+    this.drawIndex = 0;
+    this.state = "initialized";
+    this.nowNs = 0n;
+    this.nextTransport = 1;
+    this.nextCheck = 1;
+    this.slots = [null, null, null, null];
+    this.timers = new Map(); // name -> due (ns)
+    this.n = 0;
+    this.stateError = null;
+    this.everConnected = false;
+    this.ttlPassed = false;
+    this.lastImmediateNs = null;
+    this.windowDue = false;
+    this.flapDrops = [];
+    this.holdEndNs = null;
+    this.preference = this.cfg.preference ? lib.decodePreference(this.cfg.preference).preference ?? null : null;
+    if (this.preference && this.preference.transport === "none") this.preference = null;
+    this.bgCheck = 0; // the background websocket check of a remembered HTTP
+    this.redirectPending = false;
+    this.attempt = this.newAttempt();
+    this.out = [];
+  }
+
+  // ---- building blocks ----------------------------------------------------
+
+  emit(a) {
+    this.out.push(a);
+  }
+  draw() {
+    return this.draws[this.drawIndex++] ?? 0;
+  }
+  get policy() {
+    return this.cfg.policy;
+  }
+  get wc() {
+    return this.policy === "websocket-check";
+  }
+  get both() {
+    return this.cfg.webSocket && this.cfg.http;
+  }
+  mode() {
+    return this.everConnected ? "resume" : "clean";
+  }
+  wallMs() {
+    return EPOCH_UNIX_MS + Number(this.nowNs / NS);
+  }
+  holdInForce() {
+    return !this.wc && this.both && this.holdEndNs !== null && this.nowNs < this.holdEndNs;
+  }
+  rememberedHttp() {
+    const p = this.preference;
+    if (!p || p.transport !== "http" || !this.cfg.http) return false;
+    if (!this.wc && !this.cfg.rememberTransport) return false;
+    return this.wallMs() < p.atMs + this.cfg.preferenceTtlMs;
+  }
+
+  newAttempt() {
+    return {
+      lastFailure: null,
+      flowKind: null, // the transport kind that walks the hosts
+      flowStarted: false,
+      hostIndex: 0, // into hostOf's list: 0 the first host, then the drawn order
+      firstHostIndex: 0,
+      order: null, // drawn fallback hosts
+      displacedHost: null,
+      check: null, // {id, purpose: "fallback"|"redirect"}
+      slowCheck: 0,
+      wsCheck: { id: 0, state: "none" },
+      startedOnPreference: false,
+    };
+  }
+  hostAt(i) {
+    if (i === 0) return this.primary;
+    return (this.attempt.order ?? [])[i - 1] ?? this.primary;
+  }
+  drawOrder() {
+    if (this.attempt.order) return;
+    const draws = [];
+    for (let k = 0; k < this.maxFallbacks; k++) draws.push(this.draw());
+    this.attempt.order = this.lib.hostOrder(this.primary, this.fallbacks, this.maxFallbacks, draws).slice(1);
+  }
+
+  startTimer(name, durationNs) {
+    if (this.timers.has(name)) this.emit(`cancel ${name}`);
+    const due = this.nowNs + durationNs;
+    this.timers.set(name, due);
+    this.emit(`timer ${name} at=${msText(due)}`);
+  }
+  startTimerMs(name, ms) {
+    this.startTimer(name, nsOfMs(ms));
+  }
+  cancelTimer(name) {
+    if (this.timers.delete(name)) this.emit(`cancel ${name}`);
+  }
+  cancelAttemptTimers() {
+    for (const t of ATTEMPT_TIMERS) this.cancelTimer(t);
+    this.attempt.check = null;
+    this.attempt.slowCheck = 0;
+  }
+
+  live() {
+    return this.slots.filter(Boolean);
+  }
+  find(id) {
+    return this.slots.find((t) => t && t.id === id) ?? null;
+  }
+  pending() {
+    return this.live().find((t) => t.status === "pending") ?? null;
+  }
+  active() {
+    return this.live().find((t) => t.status === "active") ?? null;
+  }
+  open(kind, host, mode, role) {
+    const t = { id: this.nextTransport++, kind, host, mode, role, status: "opening" };
+    this.slots[this.slots.indexOf(null)] = t;
+    this.emit(`open T${t.id} ${kind} ${host} ${mode}`);
+    this.startTimerMs(`connect T${t.id}`, this.cfg.realtimeRequestTimeoutMs);
+    return t;
+  }
+  openFlow(kind, hostIndex) {
+    this.attempt.flowKind = kind;
+    this.attempt.flowStarted = true;
+    this.attempt.hostIndex = hostIndex;
+    return this.open(kind, this.hostAt(hostIndex), this.mode(), "flow");
+  }
+  dispose(t) {
+    this.cancelTimer(`connect T${t.id}`);
+    this.emit(`dispose T${t.id}`);
+    this.slots[this.slots.indexOf(t)] = null;
+  }
+  disposeAll(except = null) {
+    for (const t of this.live()) if (t !== except) this.dispose(t);
+  }
+  stopEverything() {
+    this.disposeAll();
+    for (const t of ALL_TIMERS) this.cancelTimer(t);
+    this.attempt.check = null;
+    this.attempt.slowCheck = 0;
+  }
+  newCheck() {
+    return this.nextCheck++;
+  }
+
+  setState(to, reason, { retryInNs = null, error = null } = {}) {
+    let a = `state ${this.state} ${to} ${reason}`;
+    if (retryInNs !== null) a += ` retryIn=${msText(retryInNs)}`;
+    if (error) a += ` error=${error.text}`;
+    this.emit(a);
+    this.state = to;
+    this.stateError = error;
+  }
+
+  // RTB1 (with retrySpread s in place of 0.2): one draw, n incremented.
+  rtb1Ns() {
+    this.n++;
+    const u = this.draw();
+    const s = this.cfg.retrySpread;
+    if (!(s > 0)) return this.lib.retryDelayNs(this.cfg.disconnectedRetryTimeoutMs, this.n, u);
+    const uc = Number.isNaN(u) || u < 0 ? 0 : Math.min(u, 1);
+    return BigInt(Math.round(Math.round(this.cfg.disconnectedRetryTimeoutMs * 1e6) * this.lib.backoffCoefficient(this.n) * (1 - s * uc)));
+  }
+  suspendedNs() {
+    this.n = 0;
+    const s = this.cfg.suspendedSpread;
+    if (!(s > 0)) return nsOfMs(this.cfg.suspendedRetryTimeoutMs);
+    const u = this.draw();
+    return BigInt(Math.round(Math.round(this.cfg.suspendedRetryTimeoutMs * 1e6) * (1 - s * u)));
+  }
+
+  // Block 7: the attempt ends DISCONNECTED (or SUSPENDED once
+  // connectionStateTtl has passed), with the retry timer.
+  endAttempt(reason, error) {
+    this.disposeAll();
+    this.cancelAttemptTimers();
+    if (reason === "connect-failed" && this.attempt.startedOnPreference) this.preference = null;
+    const suspended = this.ttlPassed;
+    const retryInNs = suspended ? this.suspendedNs() : this.rtb1Ns();
+    this.setState(suspended ? "suspended" : "disconnected", reason, { retryInNs, error });
+    this.startTimer("retry", retryInNs);
+  }
+
+  // Block 6: an attempt starts (the START rows).
+  startAttempt(reason) {
+    if (this.state !== "connecting") this.setState("connecting", reason);
+    this.attempt = this.newAttempt();
+    this.windowDue = false;
+    const redirect = this.redirectPending && this.maxFallbacks > 0;
+    this.redirectPending = false;
+    if (this.wc) this.startTimerMs("attempt", this.cfg.giveUpTimeoutMs + this.cfg.realtimeRequestTimeoutMs);
+    if (this.wc && this.cfg.webSocket) {
+      if (redirect) {
+        this.startWatchTimers();
+        this.askConnectivity("redirect");
+      } else if (this.rememberedHttp()) {
+        this.startOnRememberedHttp();
+      } else {
+        this.startWatchTimers();
+        this.openFlow("websocket", 0);
+      }
+      return;
+    }
+    if (redirect) return this.askConnectivity("redirect");
+    this.firstTransports(0);
+  }
+
+  // The policy's first transports on the host at hostIndex (websocket-first,
+  // HTTP-first, and websocket-check without websockets).
+  firstTransports(hostIndex) {
+    this.attempt.firstHostIndex = hostIndex;
+    if (this.holdInForce()) return this.openFlow("http", hostIndex);
+    if (this.rememberedHttp() && hostIndex === 0) return this.startOnRememberedHttp();
+    if (this.wc) return this.openFlow(this.cfg.http ? "http" : "websocket", hostIndex);
+    if (this.policy === "http-first") return this.openFlow(this.cfg.http ? "http" : "websocket", hostIndex);
+    if (this.both) {
+      this.attempt.flowKind = "http";
+      this.open("websocket", this.hostAt(hostIndex), this.mode(), "short-circuit");
+      this.startTimerMs("short-circuit", this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2000);
+      return;
+    }
+    if (this.cfg.webSocket || this.cfg.http) this.openFlow(this.cfg.webSocket ? "websocket" : "http", hostIndex);
+  }
+
+  startOnRememberedHttp() {
+    this.attempt.startedOnPreference = true;
+    if (this.cfg.webSocket) {
+      this.bgCheck = this.newCheck();
+      this.emit(`check-websocket C${this.bgCheck}`);
+    }
+    this.openFlow("http", 0);
+  }
+
+  startWatchTimers() {
+    this.startTimerMs("websocket-slow", this.cfg.slowTimeoutMs);
+    this.startTimerMs("websocket-give-up", this.cfg.giveUpTimeoutMs);
+  }
+
+  askConnectivity(purpose) {
+    const id = this.newCheck();
+    this.attempt.check = { id, purpose };
+    this.emit(`check C${id}`);
+    this.startTimerMs("connectivity-check", this.cfg.httpRequestTimeoutMs);
+  }
+
+  // ---- the step ---------------------------------------------------------------
+
+  step(atMs, event) {
+    this.out = [];
+    const t = nsOfMs(atMs);
+    if (t > this.nowNs) this.nowNs = t;
+    const words = event.trim().split(/\s+/);
+    const id = (w) => (w && /^[TC][0-9]+$/.test(w) ? Number(w.slice(1)) : -1);
+    switch (words[0]) {
+      case "connect":
+        this.onConnect();
+        break;
+      case "close":
+        this.onClose();
+        break;
+      case "fatal":
+        this.onFatal(parseFailure(words[1]) ?? parseFailure("other"));
+        break;
+      case "viable":
+        this.onViable(this.find(id(words[1])));
+        break;
+      case "connected":
+        this.onConnected(this.find(id(words[1])));
+        break;
+      case "failed":
+      case "closed":
+        this.onLost(this.find(id(words[1])), parseFailure(words[2]));
+        break;
+      case "timer":
+        this.onTimer(words.slice(1).join(" "));
+        break;
+      case "connectivity":
+        this.onConnectivity(id(words[1]), words[2] === "up");
+        break;
+      case "websocket-check":
+        this.onWebSocketCheck(id(words[1]), words[2] === "up");
+        break;
+      case "network-up":
+        this.onNetworkUp();
+        break;
+      case "network-down":
+        this.onNetworkDown();
+        break;
+    }
+    return this.out;
+  }
+
+  // ---- connect, close, fatal ------------------------------------------------------
+
+  onConnect() {
+    if (["initialized", "closed", "failed"].includes(this.state)) {
+      this.n = 0;
+      this.stateError = null;
+      this.everConnected = false;
+      this.ttlPassed = false;
+      this.redirectPending = false;
+      this.startAttempt("connect-requested");
+      this.startTimerMs("state-ttl", this.cfg.connectionStateTtlMs);
+    } else if (this.state === "disconnected" || this.state === "suspended") {
+      this.cancelTimer("retry");
+      this.startAttempt("connect-requested");
+    }
+  }
+
+  onClose() {
+    if (this.state === "connected") {
+      this.disposeAll(this.active());
+      this.cancelAttemptTimers();
+      this.cancelTimer("flap-hold");
+      this.setState("closing", "close-requested");
+      this.startTimerMs("close", this.cfg.realtimeRequestTimeoutMs);
+    } else if (["initialized", "connecting", "disconnected", "suspended"].includes(this.state)) {
+      this.stopEverything();
+      this.setState("closed", "close-requested");
+    }
+  }
+
+  onFatal(f) {
+    if (this.state === "closed" || this.state === "failed") return;
+    this.stopEverything();
+    this.setState("failed", "fatal", { error: f });
+  }
+
+  // ---- transports ----------------------------------------------------------------
+
+  // Block 9. Returns false when the transport was discarded.
+  onViable(t) {
+    if (!t || t.status !== "opening") return true;
+    if (this.wc) {
+      this.cancelTimer(`connect T${t.id}`);
+      this.cancelTimer("websocket-slow");
+      this.cancelTimer("websocket-give-up");
+    }
+    const p = this.pending();
+    const a = this.active();
+    const [decision] = this.lib.decidePending(t.kind, t.mode, p ? p.kind : "none", a ? a.kind : "none");
+    if (decision === "discard-candidate") {
+      if (t.role === "flow" && t.kind === "http") this.attempt.displacedHost = t.host;
+      this.lost(t, null);
+      return false;
+    }
+    if (decision === "replace-pending") {
+      if (p.role === "flow" && p.kind === "http") this.attempt.displacedHost = p.host;
+      this.dispose(p);
+    }
+    t.status = "pending";
+    return true;
+  }
+
+  onConnected(t) {
+    if (!t || t.status === "active") return;
+    if (t.status === "opening" && !this.onViable(t)) return;
+    if (t.status !== "pending") return;
+    this.activate(t);
+  }
+
+  // Block 8.
+  activate(t) {
+    this.cancelTimer(`connect T${t.id}`);
+    const old = this.active();
+    if (old) this.dispose(old);
+    this.emit(`activate T${t.id}`);
+    t.status = "active";
+    this.cancelAttemptTimers();
+    if (t.kind === "websocket") this.disposeAll(t);
+    if (this.wc || this.cfg.rememberTransport) {
+      if (!(this.holdInForce() && t.kind === "http")) this.preference = { transport: t.kind, atMs: this.wallMs(), reason: "connected" };
+    }
+    if (this.state !== "connected") {
+      this.cancelTimer("state-ttl");
+      this.cancelTimer("retry");
+      this.n = 0;
+      this.everConnected = true;
+      this.ttlPassed = false;
+      this.setState("connected", "connected");
+    }
+    if (!this.wc && t.kind === "http" && this.cfg.webSocket) {
+      if (this.holdInForce()) {
+        if (!this.timers.has("flap-hold")) this.startTimer("flap-hold", this.holdEndNs - this.nowNs);
+      } else {
+        this.open("websocket", t.host, "upgrade", "upgrade");
+      }
+    }
+  }
+
+  onLost(t, f) {
+    if (!t) return;
+    if (t.status === "active") {
+      if (this.state === "closing") {
+        this.disposeAll();
+        this.cancelAttemptTimers();
+        this.cancelTimer("close");
+        this.setState("closed", "closed");
+      } else if (this.state === "connected") {
+        this.drop(t, f);
+      }
+      return;
+    }
+    this.lost(t, f);
+  }
+
+  // Block 10: the active transport drops while CONNECTED.
+  drop(t, f) {
+    if (t.kind === "websocket" && !this.wc && this.both) this.countFlap();
+    this.disposeAll();
+    this.cancelAttemptTimers();
+    if (is50x(f) && this.maxFallbacks > 0) {
+      this.redirectPending = true;
+      this.preference = null;
+    }
+    this.reconnect(f);
+    this.startTimerMs("state-ttl", this.cfg.connectionStateTtlMs);
+  }
+
+  // Block 10's reconnect part: the rate limit, the reconnect window, or the
+  // immediate reconnect.
+  reconnect(f) {
+    if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
+      const retryInNs = this.rtb1Ns();
+      this.setState("disconnected", "dropped", { retryInNs, error: f });
+      this.startTimer("retry", retryInNs);
+      return;
+    }
+    this.lastImmediateNs = this.nowNs;
+    if (this.cfg.reconnectWindowMs > 0) {
+      const u = this.draw();
+      const s = this.cfg.immediateShare;
+      if (!(u < s)) {
+        const retryInNs = BigInt(Math.round((this.cfg.reconnectWindowMs * 1e6 * (u - s)) / (1 - s)));
+        this.setState("disconnected", "dropped", { retryInNs, error: f });
+        this.startTimer("retry", retryInNs);
+        this.windowDue = true;
+        return;
+      }
+    }
+    this.setState("disconnected", "dropped", { retryInNs: 0n, error: f });
+    this.startAttempt("reconnect");
+  }
+
+  countFlap() {
+    const window = nsOfMs(this.cfg.flapWindowMs);
+    this.flapDrops = this.flapDrops.filter((d) => this.nowNs - d <= window);
+    this.flapDrops.push(this.nowNs);
+    if (this.flapDrops.length >= this.cfg.flapDrops) {
+      this.holdEndNs = this.nowNs + nsOfMs(this.cfg.flapHoldMs);
+      this.flapDrops = [];
+      this.preference = { transport: "http", atMs: this.wallMs(), reason: "websocket-unstable" };
+    }
+  }
+
+  // Block 11: a transport lost that is not active (f null: no failure).
+  lost(t, f) {
+    const wasPending = t.status === "pending";
+    this.dispose(t);
+    if (this.state !== "connecting") return;
+    const at = this.attempt;
+    if (f) at.lastFailure = f;
+    if (this.wc && wasPending) {
+      this.disposeAll();
+      if (is50x(f) && this.maxFallbacks > 0) {
+        this.cancelAttemptTimers();
+        this.redirectPending = true;
+        this.preference = null;
+        return this.reconnect(f);
+      }
+      return this.endAttempt("connect-failed", at.lastFailure);
+    }
+    const walk = this.wc && t.kind === "websocket" && t.role === "flow";
+    if (walk && at.wsCheck.state === "failed") return;
+    if (t.role === "short-circuit" && this.httpMayStart()) {
+      if (at.displacedHost !== null) {
+        const host = at.displacedHost;
+        at.displacedHost = null;
+        at.flowKind = "http";
+        at.flowStarted = true;
+        this.open("http", host, this.mode(), "flow");
+      } else {
+        this.cancelTimer("short-circuit");
+        this.openFlow("http", at.firstHostIndex);
+      }
+      return;
+    }
+    if (t.role === "flow" && f && this.lib.shouldFallback(f.kind, f.status, f.server) && at.hostIndex < this.maxFallbacks) {
+      return this.askConnectivity("fallback");
+    }
+    if (walk && !this.inFlight()) return this.walkOver();
+    this.mayEnd();
+  }
+
+  httpMayStart() {
+    const at = this.attempt;
+    if (!this.cfg.http || this.pending() || this.active()) return false;
+    if (this.live().some((t) => t.kind === "http")) return false;
+    return !at.flowStarted || at.displacedHost !== null;
+  }
+
+  inFlight() {
+    return this.live().length > 0 || this.attempt.check !== null || this.timers.has("short-circuit");
+  }
+
+  // The attempt ends when nothing is left in flight.
+  mayEnd() {
+    if (this.state !== "connecting" || this.inFlight()) return;
+    this.endAttempt("connect-failed", this.attempt.lastFailure);
+  }
+
+  // Websocket-check: the websocket failed on every host.
+  walkOver() {
+    const ws = this.attempt.wsCheck;
+    if (!this.cfg.http) return this.endAttempt("connect-failed", this.attempt.lastFailure);
+    if (ws.state === "none") {
+      ws.id = this.newCheck();
+      ws.state = "pending";
+      this.emit(`check-websocket C${ws.id}`);
+    } else if (ws.state === "passed") {
+      this.endAttempt("connect-failed", this.attempt.lastFailure);
+    }
+  }
+
+  // ---- timers ----------------------------------------------------------------------
+
+  onTimer(name) {
+    if (!this.timers.has(name)) return;
+    this.timers.delete(name);
+    if (name.startsWith("connect T")) {
+      const t = this.find(Number(name.slice("connect T".length)));
+      if (t) this.lost(t, parseFailure("timeout"));
+      return;
+    }
+    switch (name) {
+      case "short-circuit":
+        if (this.state !== "connecting") return;
+        if (this.cfg.http && !this.attempt.flowStarted && !this.pending() && !this.active()) this.openFlow("http", this.attempt.firstHostIndex);
+        else this.mayEnd();
+        return;
+      case "retry":
+        if (this.state === "disconnected" || this.state === "suspended") this.startAttempt(this.windowDue ? "reconnect" : "retry");
+        return;
+      case "state-ttl":
+        return this.onStateTtl();
+      case "connectivity-check":
+        return this.onConnectivityAnswer(this.attempt.check, false, true);
+      case "close":
+        if (this.state !== "closing") return;
+        this.disposeAll();
+        this.setState("closed", "closed");
+        return;
+      case "websocket-slow":
+        return this.onSlow();
+      case "websocket-give-up":
+        return this.onGiveUp();
+      case "attempt":
+        if (this.state === "connecting") this.endAttempt("connect-failed", this.attempt.lastFailure);
+        return;
+      case "slow-check":
+        this.attempt.slowCheck = 0;
+        if (this.state === "connecting") this.endAttempt("connectivity-down", this.attempt.lastFailure);
+        return;
+      case "flap-hold": {
+        const a = this.active();
+        if (this.state === "connected" && a && a.kind === "http" && !this.live().some((t) => t.role === "upgrade")) {
+          this.open("websocket", a.host, "upgrade", "upgrade");
+        }
+        return;
+      }
+    }
+  }
+
+  onStateTtl() {
+    if (this.state === "disconnected") {
+      this.cancelTimer("retry");
+      this.ttlPassed = true;
+      const error = this.stateError;
+      const retryInNs = this.suspendedNs();
+      this.setState("suspended", "state-ttl", { retryInNs, error });
+      this.startTimer("retry", retryInNs);
+    } else if (this.state === "connecting") {
+      this.disposeAll();
+      this.cancelAttemptTimers();
+      this.ttlPassed = true;
+      const retryInNs = this.suspendedNs();
+      this.setState("suspended", "state-ttl", { retryInNs });
+      this.startTimer("retry", retryInNs);
+    }
+  }
+
+  onSlow() {
+    if (this.state !== "connecting") return;
+    const ws = this.attempt.wsCheck;
+    if (ws.state === "none") {
+      ws.id = this.newCheck();
+      ws.state = "pending";
+      this.emit(`check-websocket C${ws.id}`);
+    }
+    this.attempt.slowCheck = this.newCheck();
+    this.emit(`check C${this.attempt.slowCheck}`);
+    this.startTimerMs("slow-check", this.cfg.httpRequestTimeoutMs);
+  }
+
+  onGiveUp() {
+    if (this.state !== "connecting") return;
+    if (this.attempt.wsCheck.state === "passed" || !this.cfg.http) return;
+    this.switchToHttp();
+  }
+
+  // Websocket-check: HTTP takes over on the primary host.
+  switchToHttp() {
+    this.disposeAll();
+    this.cancelTimer("websocket-slow");
+    this.cancelTimer("websocket-give-up");
+    if (this.attempt.check) {
+      this.cancelTimer("connectivity-check");
+      this.attempt.check = null;
+    }
+    this.openFlow("http", 0);
+  }
+
+  // ---- checks ----------------------------------------------------------------------
+
+  onConnectivity(id, up) {
+    if (id <= 0) return;
+    const at = this.attempt;
+    if (at.slowCheck === id && this.timers.has("slow-check")) {
+      this.cancelTimer("slow-check");
+      at.slowCheck = 0;
+      if (!up && this.state === "connecting") this.endAttempt("connectivity-down", at.lastFailure);
+      return;
+    }
+    if (at.check && at.check.id === id && this.timers.has("connectivity-check")) {
+      this.cancelTimer("connectivity-check");
+      this.onConnectivityAnswer(at.check, up, false);
+    }
+  }
+
+  // The answer of the fallback or RTN17f1 check (timedOut: its timer fired).
+  onConnectivityAnswer(check, up, timedOut) {
+    const at = this.attempt;
+    at.check = null;
+    if (this.state !== "connecting" || !check) return;
+    if (!up) return this.endAttempt("connectivity-down", at.lastFailure);
+    if (timedOut) return;
+    if (this.wc && at.wsCheck.state === "failed") return;
+    this.drawOrder();
+    if (check.purpose === "redirect") {
+      if (this.wc && this.cfg.webSocket) {
+        at.firstHostIndex = 1;
+        this.openFlow("websocket", 1);
+      } else {
+        this.firstTransports(1);
+      }
+      return;
+    }
+    this.openFlow(at.flowKind, at.hostIndex + 1);
+  }
+
+  onWebSocketCheck(id, up) {
+    if (id <= 0) return;
+    if (id === this.bgCheck) {
+      this.bgCheck = 0;
+      if (!up) return;
+      if (this.preference && this.preference.transport === "http") this.preference = null;
+      if (this.state !== "connecting") return;
+      const http = this.live().find((t) => t.kind === "http" && t.role === "flow");
+      if (this.wc) {
+        if (this.attempt.flowKind !== "http") return;
+        this.disposeAll();
+        this.attempt.startedOnPreference = false;
+        this.startWatchTimers();
+        this.openFlow("websocket", 0);
+      } else if (http && http.status === "opening") {
+        this.open("websocket", http.host, this.mode(), "short-circuit");
+      }
+      return;
+    }
+    const ws = this.attempt.wsCheck;
+    if (ws.id !== id || ws.state !== "pending" || this.state !== "connecting") return;
+    ws.state = up ? "passed" : "failed";
+    if (this.live().length > 0 || this.attempt.check !== null) return;
+    if (this.attempt.flowKind !== "websocket") return;
+    if (up) return this.endAttempt("connect-failed", this.attempt.lastFailure);
+    if (this.cfg.http) this.switchToHttp();
+  }
+
+  // ---- network ---------------------------------------------------------------------
+
+  onNetworkDown() {
+    const unreachable = parseFailure("unreachable");
+    if (this.state === "connected") {
+      this.disposeAll();
+      this.cancelAttemptTimers();
+      const retryInNs = this.rtb1Ns();
+      this.setState("disconnected", "network-down", { retryInNs, error: unreachable });
+      this.startTimer("retry", retryInNs);
+      this.startTimerMs("state-ttl", this.cfg.connectionStateTtlMs);
+    } else if (this.state === "connecting") {
+      this.endAttempt("network-down", unreachable);
+    }
+  }
+
+  onNetworkUp() {
+    if (this.state === "disconnected" || this.state === "suspended") {
+      this.cancelTimer("retry");
+      this.startAttempt("network-up");
+    } else if (this.state === "connecting") {
+      this.disposeAll();
+      this.cancelAttemptTimers();
+      this.startAttempt("network-up");
+    }
+  }
+}
+
+// runScenario answers one scenario of fixtures/scenarios.json: the actions
+// of each step.
+export function runScenario({ config = {}, draws = [], steps = [] }, lib) {
+  const e = new Engine(config, draws, lib);
+  return { steps: steps.map((s) => ({ actions: e.step(s.atMs, s.event) })) };
+}
