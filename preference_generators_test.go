@@ -241,6 +241,25 @@ func prefTransitionCases() []prefCase {
 	return out
 }
 
+// prefTwoStepCases: from nothing remembered, every pair of (event,
+// transport) applied in turn, then how the next attempt starts.
+func prefTwoStepCases() []prefCase {
+	var out []prefCase
+	for _, ev1 := range prefEvents {
+		for _, tr1 := range []string{"websocket", "http", "none"} {
+			for _, ev2 := range prefEvents {
+				for _, tr2 := range []string{"websocket", "http", "none"} {
+					out = append(out, prefCase{
+						id: fmt.Sprintf("preference-x-then-%s-%s-%s-%s", ev1, tr1, ev2, tr2), start: prefNone,
+						steps: []prefOutStep{apply(ev1, tr1, prefT0), apply(ev2, tr2, prefT0+1000), start(prefT0+2000, true, true), start(prefT0+2000, false, true)},
+					})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // prefInForceCases: every remembered transport × ttl (0 meaning the
 // default) × a time before, at and around at + ttl, under each
 // availability.
@@ -296,12 +315,21 @@ func prefTextCases() []prefCase {
 			text(fmt.Sprintf("the %s written %q", names[i], f), strings.Join(parts[:], " "))
 		}
 	}
-	bad := [4]string{"v2", "comet", "+5", "none"}
+	// Every pair of parts in every pair of written forms (the other two
+	// good): which part is named when two are bad, and each form again in
+	// other company.
 	for i := range 4 {
 		for j := i + 1; j < 4; j++ {
-			parts := good
-			parts[i], parts[j] = bad[i], bad[j]
-			text(fmt.Sprintf("the %s and the %s both bad: the %s is named", names[i], names[j], names[i]), strings.Join(parts[:], " "))
+			for _, fi := range prefTextParts[i] {
+				for _, fj := range prefTextParts[j] {
+					if fi == good[i] || fj == good[j] {
+						continue
+					}
+					parts := good
+					parts[i], parts[j] = fi, fj
+					text(fmt.Sprintf("the %s written %q and the %s %q", names[i], fi, names[j], fj), strings.Join(parts[:], " "))
+				}
+			}
 		}
 	}
 	g := strings.Join(good[:], " ")
@@ -389,7 +417,7 @@ func buildPreferenceFixture(t *testing.T) prefOutFile {
 	if err := json.Unmarshal(rb, &rules); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range append(append(append(append([]prefCase{}, prefHandCases...), prefTransitionCases()...), prefInForceCases()...), prefTextCases()...) {
+	for _, c := range append(append(append(append([]prefCase{}, prefHandCases...), prefTransitionCases()...), append(prefTwoStepCases(), prefInForceCases()...)...), prefTextCases()...) {
 		it := prefOutItem{ID: c.id, Spec: "transport-preference", Comment: c.comment}
 		if c.text != nil {
 			it.Function = "preferenceDecode"

@@ -156,7 +156,8 @@ type independentResult struct {
 // none) or as having a single telling input (then it must fail that one).
 // It spawns Node.js once per mutant, so -short skips it. Set
 // INDEPENDENT_REPORT to a file name to get every mutant's failing case ids
-// as JSON.
+// as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
+// only those.
 func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns node once per wrong adapter")
@@ -166,6 +167,9 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 		t.Skip("no node")
 	}
 	src, ms := loadIndependent(t)
+	if only := os.Getenv("INDEPENDENT_AREAS"); only != "" {
+		ms = slices.DeleteFunc(ms, func(m independentMutant) bool { return !slices.Contains(strings.Split(only, ","), m.Area) })
+	}
 	s := suite(t)
 	dir := t.TempDir()
 	results := make([]independentResult, len(ms))
