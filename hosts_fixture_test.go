@@ -207,6 +207,10 @@ func buildHostsFixture() hostsFile {
 			"an error names the option as the protocol names inputs: endpoint, environment or fallbackHosts[i]",
 			"host order: primary first; then draw k (u clamped into [0,1), NaN as 0) picks index floor(u*r) of the r fallbacks not yet picked, in their given order; at most maxFallbacks",
 			"preferred host: remembered until at+ttl (exclusive), forgotten on a qualifying failure on that host; a success of a request sent to the preferred host does not extend or revive it",
+			"white space around an option (endpoint, environment, a fallback host), ASCII or Unicode, is never trimmed: the option is rejected, naming it; an empty endpoint or environment is the option not given",
+			"IPv6: groups of 1 to 4 hex digits in either case; '::' stands for one or more zero groups, never for none, and appears at most once; the last 32 bits may be written as an IPv4 address, with that address's rules",
+			"host order: a missing draw counts as 0; no pinned draw lies where rounding u*r in double precision changes its floor",
+			"preferred host: a qualifying failure (the shouldFallback rules, with no Server header) on the preferred host forgets it, any other failure or a failure on another host does not; fallbackSucceeded (a request that fell back from the primary host succeeded) remembers its host from then, also when it is the host already preferred",
 		},
 	}
 	for _, c := range slices.Concat(endpointCases, hostDecisionCases, generatedHostCases()) {

@@ -81,7 +81,7 @@ func ipv6Forms() []ipv6Form {
 			ipv6Form{with(join(append([]string{"1"}, g...))), false, "one group too many"},
 		)
 	}
-	for _, f := range []ipv6Form{
+	return append(out, []ipv6Form{
 		{"::", true, "all zero"}, {"::1", true, "loopback"}, {"1::", true, "trailing ::"},
 		{"::ffff:10.0.0.7", true, "IPv4-mapped"}, {"64:ff9b::192.0.2.33", true, "NAT64"}, {"::10.0.0.7", true, "IPv4-compatible"},
 		{"0000:0000:0000:0000:0000:0000:0000:0001", true, "four-digit groups"},
@@ -96,10 +96,7 @@ func ipv6Forms() []ipv6Form {
 		{"::ffff:10.0.7", false, "three-part IPv4 tail"}, {"10.0.0.7::1", false, "IPv4 not last"}, {"::ffff:10.0.0.7:1", false, "IPv4 not last"},
 		{"1:2:3:4:5:6:7:10.0.0.7", false, "IPv4 tail after seven groups"}, {"1:2:3:4:5:10.0.0.7", false, "IPv4 tail after five groups"},
 		{" ::1", false, "leading space"}, {"::1 ", false, "trailing space"}, {"::1\n", false, "trailing newline"},
-	} {
-		out = append(out, f)
-	}
-	return out
+	}...)
 }
 
 // hostNameRule decides a name that contains no ':' by the decisions'
