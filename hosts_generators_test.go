@@ -394,9 +394,11 @@ func qualifyingByRule(kind string, status int, cloudFront bool) bool {
 	return q.always || (q.lo <= status && status <= q.hi) || (q.cloudFront && cloudFront && status >= 400)
 }
 
-// qualifyingItems cross every failure kind with statuses (every status
-// 100–599 for http-status and disconnected; the bounds for the others)
-// and the Server header variants, in ranges of equal answer.
+// qualifyingItems cross every failure kind with statuses (for
+// http-status and disconnected every status 100–599, or 300–599 for the
+// Server header variants other than none and CloudFront; the bounds for
+// the other kinds) and the Server header variants, in ranges of equal
+// answer.
 func qualifyingItems() []hostsItem {
 	var out []hostsItem
 	for _, kind := range []string{"http-status", "disconnected", "dns", "unreachable", "refused", "timeout", "token", "other", "none"} {
@@ -415,8 +417,15 @@ func qualifyingItems() []hostsItem {
 				}
 				continue
 			}
-			lo := 100
-			for s := 100; s <= 600; s++ {
+			// Every status 100–599 with no Server header and with
+			// CloudFront; from 300 (a hundred below the rule's 400) for
+			// the other variants.
+			first := 100
+			if sv.name != "none" && sv.name != "cloudfront" {
+				first = 300
+			}
+			lo := first
+			for s := first; s <= 600; s++ {
 				if s == 600 || qualifyingByRule(kind, s, sv.cloudFront) != qualifyingByRule(kind, lo, sv.cloudFront) {
 					out = append(out, item(fmt.Sprintf("fallback-x-%s-server-%s-%d-%d", kind, sv.name, lo, s-1), nil, []int{lo, s - 1}, qualifyingByRule(kind, lo, sv.cloudFront)))
 					lo = s
