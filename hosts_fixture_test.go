@@ -1,6 +1,7 @@
 package reconnect
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -19,6 +20,10 @@ type endpointCase struct {
 	primary                   string
 	fallbacks                 []string
 	errField                  string // non-empty: the option the error must name
+	comment                   string
+	// endpointSet and environmentSet send the option even when it is
+	// the empty string.
+	endpointSet, environmentSet bool
 }
 
 func fiveFallbacks(prefix, suffix string) []string {
@@ -70,6 +75,7 @@ var qualifying = map[string]struct {
 	"disconnected": {lo: 500, hi: 504},
 	"token":        {lo: 1, hi: 0},
 	"other":        {lo: 1, hi: 0},
+	"none":         {lo: 1, hi: 0},
 }
 
 func oracleQualifies(kind string, status int, server string) bool {
@@ -110,13 +116,16 @@ func oracleOrder(primary string, fallbacks []string, maxFallbacks int, draws []f
 	out := []string{primary}
 	left := slices.Clone(fallbacks)
 	for k := 0; k < maxFallbacks && len(left) > 0; k++ {
-		u := draws[k]
+		u := 0.0 // a missing draw counts as 0
+		if k < len(draws) {
+			u = draws[k]
+		}
 		if !(u >= 0) {
 			u = 0
 		}
-		idx := int(math.Floor(u * float64(len(left))))
-		if idx >= len(left) {
-			idx = len(left) - 1
+		idx := len(left) - 1
+		if u < 1 {
+			idx = min(int(math.Floor(u*float64(len(left)))), len(left)-1)
 		}
 		out = append(out, left[idx])
 		left = slices.Delete(left, idx, idx+1)
@@ -163,10 +172,10 @@ type hostsItem struct {
 
 	Body string `json:"body,omitempty"`
 
-	Primary      string    `json:"primary,omitempty"`
-	Fallbacks    []string  `json:"fallbacks,omitempty"`
-	MaxFallbacks *int      `json:"maxFallbacks,omitempty"`
-	Draws        []float64 `json:"draws,omitempty"`
+	Primary      string            `json:"primary,omitempty"`
+	Fallbacks    []string          `json:"fallbacks,omitempty"`
+	MaxFallbacks *int              `json:"maxFallbacks,omitempty"`
+	Draws        []json.RawMessage `json:"draws,omitempty"`
 
 	Steps []cacheStep `json:"steps,omitempty"`
 
@@ -198,15 +207,19 @@ func buildHostsFixture() hostsFile {
 			"an error names the option as the protocol names inputs: endpoint, environment or fallbackHosts[i]",
 			"host order: primary first; then draw k (u clamped into [0,1), NaN as 0) picks index floor(u*r) of the r fallbacks not yet picked, in their given order; at most maxFallbacks",
 			"preferred host: remembered until at+ttl (exclusive), forgotten on a qualifying failure on that host; a success of a request sent to the preferred host does not extend or revive it",
+			"white space around an option (endpoint, environment, a fallback host), ASCII or Unicode, is never trimmed: the option is rejected, naming it; an empty endpoint or environment is the option not given",
+			"IPv6: groups of 1 to 4 hex digits in either case; '::' stands for one or more zero groups, never for none, and appears at most once; the last 32 bits may be written as an IPv4 address, with that address's rules",
+			"host order: a missing draw counts as 0; no pinned draw lies where rounding u*r in double precision changes its floor",
+			"preferred host: a qualifying failure (the shouldFallback rules, with no Server header) on the preferred host forgets it, any other failure or a failure on another host does not; fallbackSucceeded (a request that fell back from the primary host succeeded) remembers its host from then, also when it is the host already preferred",
 		},
 	}
-	for _, c := range append(slices.Clone(endpointCases), hostDecisionCases...) {
-		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts",
+	for _, c := range slices.Concat(endpointCases, hostDecisionCases, generatedHostCases()) {
+		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts", Comment: c.comment,
 			ExpectedPrimary: c.primary, ExpectedFallbacks: &c.fallbacks, ExpectedErrorField: c.errField}
-		if c.endpoint != "" {
+		if c.endpoint != "" || c.endpointSet {
 			it.Endpoint = ptr(c.endpoint)
 		}
-		if c.environment != "" {
+		if c.environment != "" || c.environmentSet {
 			it.Environment = ptr(c.environment)
 		}
 		it.FallbacksSet = ptr(c.fallbackHosts != nil)
@@ -250,10 +263,12 @@ func buildHostsFixture() hostsFile {
 		f.Items = append(f.Items, hostsItem{ID: "fallback-" + c.id, Spec: "RSC15l4", Function: "shouldFallback",
 			FailureKind: c.kind, Status: ptr(c.status), Server: c.server, ExpectedFallback: ptr(c.fallback)})
 	}
+	f.Items = append(f.Items, qualifyingItems()...)
 	for _, c := range append(slices.Clone(connectivityAnswers), connectivityDecisionAnswers...) {
 		f.Items = append(f.Items, hostsItem{ID: "connectivity-" + c.id, Spec: "RTN17j", Function: "connectivityUp",
 			Status: ptr(c.status), Body: c.body, ExpectedUp: ptr(c.up)})
 	}
+	f.Items = append(f.Items, connectivityItems()...)
 	// Host orders for pinned draws.
 	five := fiveFallbacks("main", ".fallback.ably-realtime.com")
 	orders := []struct {
@@ -266,9 +281,10 @@ func buildHostsFixture() hostsFile {
 	}
 	for i, c := range append(orders, orderDecisionDraws...) {
 		f.Items = append(f.Items, hostsItem{ID: fmt.Sprintf("order-%d", i+1), Spec: "RSC15a/RTN17", Function: "hostOrder",
-			Primary: "main.realtime.ably.net", Fallbacks: five, MaxFallbacks: ptr(c.max), Draws: c.draws,
+			Primary: "main.realtime.ably.net", Fallbacks: five, MaxFallbacks: ptr(c.max), Draws: drawNumbers(c.draws),
 			ExpectedOrder: oracleOrder("main.realtime.ably.net", five, c.max, c.draws)})
 	}
+	f.Items = append(f.Items, orderItems(five)...)
 	// The preferred-host cache: a timeline.
 	ttl := int64(600000)
 	fb := "main.c.fallback.ably-realtime.com"
@@ -303,6 +319,7 @@ func buildHostsFixture() hostsFile {
 		}},
 	)
 	f.Items = append(f.Items, preferredDecisionItems(pr, fb)...)
+	f.Items = append(f.Items, preferredItems(pr, fb)...)
 	return f
 }
 
@@ -368,7 +385,11 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 				t.Errorf("%s: ConnectivityUp(%d, %q) = %t", it.ID, *it.Status, it.Body, got)
 			}
 		case "hostOrder":
-			src := &pinnedSource{draws: it.Draws}
+			var draws []float64
+			for _, d := range it.Draws {
+				draws = append(draws, parseFloatNumber(t, d))
+			}
+			src := &pinnedSource{draws: draws}
 			got := AppendHostOrder(nil, Hosts{Primary: it.Primary, Fallbacks: it.Fallbacks}, *it.MaxFallbacks, src)
 			if !slices.Equal(got, it.ExpectedOrder) {
 				t.Errorf("%s: order %v, want %v", it.ID, got, it.ExpectedOrder)

@@ -176,10 +176,14 @@ const preferenceVersion = "v1"
 // maxPreferenceText bounds what UnmarshalText reads.
 const maxPreferenceText = 64
 
+// maxPreferenceMs is the largest time the text holds, 2^53 − 1 ms: the
+// largest integer every JSON reader holds exactly.
+const maxPreferenceMs = 1<<53 - 1
+
 // MarshalText encodes p for the SDK to persist: the empty string when
 // nothing is remembered, else "v1 TRANSPORT UNIXMS REASON", e.g.
 // "v1 http 1767225600000 connected": TRANSPORT is websocket or http,
-// UNIXMS the time remembered in Unix milliseconds (not negative), REASON a
+// UNIXMS the time remembered in Unix milliseconds (0 to 2^53 − 1, ASCII digits), REASON a
 // PreferenceReason name. The encoding is stable: a later version of the
 // package reads it, and a new format gets a new version word.
 func (p Preference) MarshalText() ([]byte, error) {
@@ -193,8 +197,8 @@ func (p Preference) MarshalText() ([]byte, error) {
 		return nil, &FieldError{Field: "Preference.Reason", Value: p.Reason.String(), Problem: "must be connected or websocket-unstable"}
 	}
 	ms := p.At.UnixMilli()
-	if ms < 0 {
-		return nil, &FieldError{Field: "Preference.At", Value: p.At.UTC().Format(time.RFC3339Nano), Problem: "must not be before 1970"}
+	if ms < 0 || ms > maxPreferenceMs {
+		return nil, &FieldError{Field: "Preference.At", Value: p.At.UTC().Format(time.RFC3339Nano), Problem: "must be from 1970 to 2^53 - 1 ms after it"}
 	}
 	return []byte(preferenceVersion + " " + p.Transport.String() + " " + strconv.FormatInt(ms, 10) + " " + p.Reason.String()), nil
 }
@@ -225,8 +229,8 @@ func (p *Preference) UnmarshalText(b []byte) error {
 		return &FieldError{Field: "Preference.Transport", Value: strconv.Quote(parts[1]), Problem: "must be websocket or http"}
 	}
 	ms, err := strconv.ParseInt(parts[2], 10, 64)
-	if err != nil || ms < 0 || parts[2][0] == '+' {
-		return &FieldError{Field: "Preference.At", Value: strconv.Quote(parts[2]), Problem: "must be Unix milliseconds, a non-negative decimal integer"}
+	if err != nil || ms < 0 || ms > maxPreferenceMs || parts[2][0] < '0' || parts[2][0] > '9' {
+		return &FieldError{Field: "Preference.At", Value: strconv.Quote(parts[2]), Problem: "must be Unix milliseconds, ASCII decimal digits, at most 2^53 - 1"}
 	}
 	q.At = time.UnixMilli(ms).UTC()
 	for r := PreferenceConnected; r < numPreferenceReasons; r++ {

@@ -309,6 +309,24 @@ func buildRTB1Fixture() rtb1File {
 		})
 	}
 	bounds("rtb1-bounds-saturate-n4", "both bounds saturate", sat, 4, nil)
+	// Bounds near the overflow edge: the lower bound is the delay at u = 1,
+	// saturated on its own, never 0.8 × a saturated upper bound.
+	for _, n := range []int64{1, 2, 3, 5, 100} {
+		bounds(fmt.Sprintf("rtb1-bounds-saturate-n%d", n), "near the 64-bit nanosecond edge: each bound saturates on its own", sat, n, nil)
+		bounds(fmt.Sprintf("rtb1-bounds-edge90-n%d", n), "90% of the edge: the upper bound saturates from n = 2, the lower bound not before n = 3", sat/10*9, n, nil)
+	}
+	// Products that end in exactly half a nanosecond with an even whole
+	// part: halves round away from zero, not to even.
+	for k := int64(0); k < 8; k++ {
+		u := float64(4*k+3) / 128
+		d := oracleDelayNs(1e6, 1, u)
+		add(rtb1Item{
+			ID: fmt.Sprintf("rtb1-delay-tie-i1-n1-u%d-128", 4*k+3), Spec: "RTB1", Function: "retryDelay",
+			Comment: "initial × backoff × jitter ends in exactly .5 ns with an even whole part: rounds away from zero (not half to even)",
+			Initial: json.Number("1"), Attempt: i64(1), U: floatNumber(u),
+			ExpectedDelayMs: msFromNs(d), ExpectedDelayNs: strconv.FormatInt(d, 10),
+		})
+	}
 
 	// Rounding to a whole nanosecond, where the ways of rounding differ.
 	// The draws u = 5/128 and 5/256 make 0.2·u a power of two, so the

@@ -138,7 +138,7 @@ func buildTransportFixture() transportFile {
 	// chooseTransport, from the proposal's pseudocode.
 	for _, ws := range []bool{true, false} {
 		for _, h := range []bool{true, false} {
-			for _, sc := range []int64{2000, 250, 0, -5} {
+			for _, sc := range []int64{2000, 250, 0, -5, -1, -2000, 1, 2147483647, 2147483648, 86400000000} {
 				want, wantSC := "none", int64(0)
 				switch {
 				case ws && h:

@@ -276,7 +276,7 @@ export function preferenceStart(p, nowMs, ttlMs, websocket, http) {
 }
 
 export function decodePreference(text) {
-  if (text.length > 64) return { errorField: "Preference" };
+  if (Buffer.byteLength(text) > 64) return { errorField: "Preference" }; // bytes of UTF-8, not UTF-16 units
   if (text === "") return { preference: NO_PREFERENCE, encoded: "" };
   const parts = text.split(" ");
   if (parts.length !== 4 || parts[0] !== "v1") return { errorField: "Preference" };

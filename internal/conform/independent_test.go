@@ -1,0 +1,279 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// independentMutant is one wrong adapter written from the spec and the
+// reference adapter without looking at the fixtures
+// (conformance/wrong/independent.json): the reference with one line
+// changed the way an SDK in another language plausibly gets it wrong.
+type independentMutant struct {
+	Name string `json:"name"`
+	// Area is the part of the spec it gets wrong: rtb1, transport,
+	// preference, or one of the hosts-… parts.
+	Area string `json:"area"`
+	Bug  string `json:"bug"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Equivalent, when set, proves in one line that the change cannot be
+	// seen through the protocol's inputs; such a mutant must then pass
+	// every case.
+	Equivalent string `json:"equivalent,omitempty"`
+	// SingleInput, when set, proves in one line that exactly one input of
+	// the function tells the mutant apart from the reference; such a
+	// mutant must then fail that case.
+	SingleInput string `json:"singleInput,omitempty"`
+}
+
+// independentAreas are the areas the file must cover, each with at least
+// minIndependentPerArea wrong adapters.
+var independentAreas = []string{
+	"rtb1", "transport",
+	"hosts-resolve", "hosts-qualifying-failures", "hosts-connectivity", "hosts-order", "hosts-preferred-host",
+	"preference",
+}
+
+const minIndependentPerArea = 25
+
+// harnessArea is the conformance area whose cases judge a mutant's area.
+func harnessArea(area string) string {
+	if strings.HasPrefix(area, "hosts-") {
+		return "hosts"
+	}
+	return area
+}
+
+// areaFunctions are the protocol functions whose cases judge a part of the
+// hosts area; the other areas are judged by all their cases.
+var areaFunctions = map[string]string{
+	"hosts-resolve":             "resolveHosts",
+	"hosts-qualifying-failures": "shouldFallback",
+	"hosts-connectivity":        "connectivityUp",
+	"hosts-order":               "hostOrder",
+	"hosts-preferred-host":      "preferredHost",
+}
+
+// suiteFor keeps the cases that judge area: its harness area's, and of
+// those only its function's for a part of the hosts area.
+func suiteFor(s Suite, area string) Suite {
+	out := Suite{Tolerance: s.Tolerance}
+	for _, c := range s.Cases {
+		if c.Area != harnessArea(area) {
+			continue
+		}
+		if fn, ok := areaFunctions[area]; ok && c.Function != fn {
+			continue
+		}
+		out.Cases = append(out.Cases, c)
+	}
+	return out
+}
+
+func loadIndependent(t *testing.T) (string, []independentMutant) {
+	t.Helper()
+	src, err := os.ReadFile("../../conformance/js/adapter.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../conformance/wrong/independent.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	var f struct {
+		Comment string              `json:"_comment"`
+		Mutants []independentMutant `json:"mutants"`
+	}
+	if err := dec.Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	return string(src), f.Mutants
+}
+
+// TestIndependentMutantsFile checks the file's shape without running
+// anything: every area covered, names unique, each change a one-line edit
+// of the reference.
+func TestIndependentMutantsFile(t *testing.T) {
+	src, ms := loadIndependent(t)
+	names := map[string]bool{}
+	per := map[string]int{}
+	for _, m := range ms {
+		if names[m.Name] {
+			t.Errorf("%s: listed twice", m.Name)
+		}
+		names[m.Name] = true
+		if !slices.Contains(independentAreas, m.Area) {
+			t.Errorf("%s: unknown area %q", m.Name, m.Area)
+		}
+		if m.Bug == "" {
+			t.Errorf("%s: no bug description", m.Name)
+		}
+		if m.Equivalent != "" && m.SingleInput != "" {
+			t.Errorf("%s: equivalent and single-input at once", m.Name)
+		}
+		per[m.Area]++
+		if n := strings.Count(src, m.From); n != 1 {
+			t.Errorf("%s: %q occurs %d times in the reference adapter, want once", m.Name, m.From, n)
+			continue
+		}
+		if !oneLineChange(src, strings.Replace(src, m.From, m.To, 1)) {
+			t.Errorf("%s: not a one-line change", m.Name)
+		}
+	}
+	for _, a := range independentAreas {
+		if per[a] < minIndependentPerArea {
+			t.Errorf("area %s: %d wrong adapters, want at least %d", a, per[a], minIndependentPerArea)
+		}
+	}
+}
+
+// independentResult is what one mutant's run gave.
+type independentResult struct {
+	Name   string   `json:"name"`
+	Area   string   `json:"area"`
+	Failed int      `json:"failed"`
+	Cases  []string `json:"cases"`
+	Broken string   `json:"broken,omitempty"`
+	equiv  string
+	single string
+}
+
+// TestIndependentMutantsAreEachCaughtByTwoCases runs every independent
+// wrong adapter over the cases that judge its area: each must fail at
+// least two cases, unless it is listed as equivalent (then it must fail
+// none) or as having a single telling input (then it must fail that one).
+// It spawns Node.js once per mutant, so -short skips it. Set
+// INDEPENDENT_REPORT to a file name to get every mutant's failing case ids
+// as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
+// only those.
+func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns node once per wrong adapter")
+	}
+	if raceDetector {
+		// It checks the fixtures, not concurrency: the harness it drives
+		// runs under the race detector in the other tests.
+		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	src, ms := loadIndependent(t)
+	if only := os.Getenv("INDEPENDENT_AREAS"); only != "" {
+		ms = slices.DeleteFunc(ms, func(m independentMutant) bool { return !slices.Contains(strings.Split(only, ","), m.Area) })
+	}
+	s := suite(t)
+	dir := t.TempDir()
+	results := make([]independentResult, len(ms))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, m := range ms {
+		if strings.Count(src, m.From) != 1 {
+			t.Errorf("%s: its text does not occur exactly once in the reference", m.Name)
+			continue
+		}
+		path := filepath.Join(dir, m.Name+".mjs")
+		if err := os.WriteFile(path, []byte(strings.Replace(src, m.From, m.To, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := independentResult{Name: m.Name, Area: m.Area, equiv: m.Equivalent, single: m.SingleInput}
+			rep, err := RunCommand(context.Background(), suiteFor(s, m.Area), []string{node, path}, Options{Timeout: 60 * time.Second})
+			switch {
+			case err != nil:
+				r.Broken = err.Error()
+			default:
+				r.Failed, r.Broken = rep.Failed, rep.Broken
+				for _, f := range rep.Failures {
+					r.Cases = append(r.Cases, f.ID)
+				}
+			}
+			results[i] = r
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d wrong adapters in %v", len(ms), time.Since(start).Round(time.Millisecond))
+
+	type tally struct{ written, equivalent, single, caught, caught2, least int }
+	per := map[string]*tally{}
+	for _, a := range independentAreas {
+		per[a] = &tally{least: -1}
+	}
+	for _, r := range results {
+		if r.Name == "" {
+			continue
+		}
+		if r.Broken != "" {
+			t.Errorf("%s: the run broke: %s", r.Name, r.Broken)
+			continue
+		}
+		switch {
+		case r.equiv != "" && r.Failed != 0:
+			t.Errorf("%s is listed as equivalent (%s) but fails %d cases: %s", r.Name, r.equiv, r.Failed, firstCases(r.Cases))
+		case r.single != "" && r.Failed < 1:
+			t.Errorf("%s [%s] has a single telling input (%s) but no case catches it", r.Name, r.Area, r.single)
+		case r.equiv == "" && r.single == "" && r.Failed < 2:
+			t.Errorf("%s [%s]: caught by %d cases %s, want at least 2", r.Name, r.Area, r.Failed, firstCases(r.Cases))
+		}
+		a := per[r.Area]
+		if a == nil {
+			continue
+		}
+		a.written++
+		if r.equiv != "" {
+			a.equivalent++
+			continue
+		}
+		if r.single != "" {
+			a.single++
+		}
+		if r.Failed > 0 {
+			a.caught++
+		}
+		if r.Failed >= 2 {
+			a.caught2++
+		}
+		if a.least < 0 || r.Failed < a.least {
+			a.least = r.Failed
+		}
+	}
+	for _, a := range independentAreas {
+		x := per[a]
+		t.Logf("%-26s written %3d  equivalent %d  single-input %d  caught %3d  caught by >=2 %3d  least %d",
+			a, x.written, x.equivalent, x.single, x.caught, x.caught2, x.least)
+	}
+	if out := os.Getenv("INDEPENDENT_REPORT"); out != "" {
+		data, err := json.MarshalIndent(results, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func firstCases(ids []string) string {
+	if len(ids) > 4 {
+		return fmt.Sprintf("%v…", ids[:4])
+	}
+	return fmt.Sprint(ids)
+}
