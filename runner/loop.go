@@ -71,7 +71,7 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 	case engine.ActionOpenTransport:
 		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
 		rep := &reporter{r: r, id: a.Transport, req: req}
-		rep.ctx, rep.cancel = context.WithCancel(r.base)
+		rep.ctx = openContext{rep}
 		r.transports = append(r.transports, liveTransport{id: a.Transport, rep: rep})
 		go r.open(rep)
 	case engine.ActionDisposeTransport:

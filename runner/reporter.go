@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -23,8 +24,7 @@ type reporter struct {
 	r      *Runner
 	id     engine.TransportID
 	req    OpenRequest
-	ctx    context.Context // Open's: done once the runner no longer wants the transport
-	cancel context.CancelFunc
+	ctx    openContext  // Open's: done once the runner no longer wants the transport
 	closed atomic.Bool   // the runner disposed of the transport: ignore its reports
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
 
@@ -33,6 +33,55 @@ type reporter struct {
 	opened   bool      // Open has returned (or panicked)
 	disposed bool      // the runner no longer wants the transport
 	early    []engine.Event
+	done     chan struct{} // ctx.Done(), made when first asked for
+	ctxEnded bool          // ctx is done
+}
+
+// openContext is the context Dialer.Open gets: the values of the runner's
+// context, no deadline, done when the runner calls cancel. It lives inside
+// the reporter and makes its Done channel only when asked, so that a
+// transport costs no allocation of its own for it.
+type openContext struct{ p *reporter }
+
+func (openContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+func (c openContext) Done() <-chan struct{} {
+	p := c.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done == nil {
+		p.done = make(chan struct{})
+		if p.ctxEnded {
+			close(p.done)
+		}
+	}
+	return p.done
+}
+
+func (c openContext) Err() error {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.ctxEnded {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c openContext) Value(key any) any { return c.p.r.base.Value(key) }
+
+// String names the context for debugging.
+func (c openContext) String() string { return "runner.openContext" }
+
+// cancel ends Open's context.
+func (p *reporter) cancel() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ctxEnded {
+		p.ctxEnded = true
+		if p.done != nil {
+			close(p.done)
+		}
+	}
 }
 
 // ended is the bit that marks a Failed, Closed or Fatal report: nothing
