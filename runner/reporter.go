@@ -24,7 +24,7 @@ type reporter struct {
 	r      *Runner
 	id     engine.TransportID
 	req    OpenRequest
-	ctx    openContext  // Open's: done once the runner no longer wants the transport
+	ctx    openContext   // Open's: done once the runner no longer wants the transport
 	closed atomic.Bool   // the runner disposed of the transport: ignore its reports
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
 
