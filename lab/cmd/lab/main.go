@@ -143,8 +143,8 @@ func (t *timeline) setStart(at time.Time) {
 }
 
 func (t *timeline) change(i int, c runner.StateChange) {
-	if t.quiet {
-		return
+	if t.quiet || c.Stopped {
+		return // the runners' own CLOSED as the demo stops them: not part of the timeline
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
