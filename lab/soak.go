@@ -222,10 +222,11 @@ type soakConn struct {
 	openedAt time.Time
 	closed   atomic.Bool
 	closedAt time.Time // set before closed
+	starved0 int64     // the soak's starvation when it was closed
 }
 
 func (t *soakConn) Close() {
-	t.closedAt = time.Now()
+	t.closedAt, t.starved0 = time.Now(), t.c.s.starved.Load()
 	t.closed.Store(true)
 	t.c.mu.Lock()
 	delete(t.c.held, t)
@@ -548,9 +549,10 @@ func (s *soak) quietPeriod(ctx context.Context, d time.Duration) {
 	s.lastTTC = ttc
 	// The server's sockets agree with the transports the clients hold.
 	var server, held int
+	starved1 := s.starved.Load()
 	for settle := time.Now().Add(soakSettle); ctx.Err() == nil; {
 		server, held = s.srv.Sockets(), s.held()
-		if server == held || time.Now().After(settle) {
+		if server == held || time.Now().After(settle.Add(time.Duration(s.starved.Load()-starved1))) {
 			break
 		}
 		sleep(ctx, 50*time.Millisecond)
@@ -642,7 +644,7 @@ func (s *soak) sampler(stop chan struct{}) {
 				continue
 			default:
 			}
-			if time.Since(t.closedAt) > soakWire {
+			if time.Since(t.closedAt) > soakWire+time.Duration(s.starved.Load()-t.starved0) {
 				s.violate("not-closed-on-wire", "a transport closed %v ago has not ended", time.Since(t.closedAt).Round(time.Millisecond))
 				continue
 			}
@@ -673,8 +675,8 @@ func (s *soak) closeAll(kind string) {
 	for _, c := range s.clients {
 		c.r.Close()
 	}
-	deadline := time.Now().Add(s.res.Bound)
-	for time.Now().Before(deadline) {
+	deadline, starved0 := time.Now().Add(s.res.Bound), s.starved.Load()
+	for time.Now().Before(deadline.Add(time.Duration(s.starved.Load() - starved0))) {
 		closed := true
 		for _, c := range s.clients {
 			if c.r.State() != engine.Closed {
