@@ -67,8 +67,9 @@
 // the context each Open had), stops every timer, cancels the checks, goes
 // CLOSED (FAILED stays FAILED) with one last state change marked Stopped,
 // and closes Done once that change is delivered and every goroutine it
-// started has ended, except an Open still running: its transport is closed
-// as soon as it returns.
+// started has ended; an Open still running is waited for at most
+// realtimeRequestTimeout, and its transport is closed as soon as it
+// returns.
 //
 // # Panics
 //

@@ -73,6 +73,9 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 		rep := &reporter{r: r, id: a.Transport, req: req}
 		rep.ctx = openContext{rep}
 		r.transports = append(r.transports, liveTransport{id: a.Transport, rep: rep})
+		r.mu.Lock()
+		r.opening++
+		r.mu.Unlock()
 		go r.open(rep)
 	case engine.ActionDisposeTransport:
 		r.dispose(a.Transport)
@@ -162,6 +165,12 @@ func (r *Runner) open(p *reporter) {
 	t := r.callOpen(p)
 	if !p.openDone(t) {
 		r.closeTransport(p, t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.opening--; r.opening == 0 && r.opensEnd != nil {
+		close(r.opensEnd)
+		r.opensEnd = nil
 	}
 }
 

@@ -82,7 +82,9 @@ type Runner struct {
 	active   Transport
 	changes  []StateChange // waiting for onChange
 	missed   int
-	sending  bool // a delivery goroutine is running
+	sending  bool          // a delivery goroutine is running
+	opening  int           // Dialer.Open calls running
+	opensEnd chan struct{} // closed when opening reaches 0, once the stop waits for it
 
 	// Owned by the loop goroutine.
 	batch      []item
@@ -135,8 +137,8 @@ var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
 // starts no goroutine. When ctx is done the runner stops: it closes every
 // transport (without a CLOSE handshake; call Close first for that), stops
 // every timer, cancels the checks, ignores every later call, and closes
-// Done once all of its goroutines have ended (see Done for the one
-// exception, an Open that has not returned).
+// Done once all of its goroutines have ended (see Done for an Open that
+// blocks).
 //
 // A stopped runner's state is final and exact: CLOSED, or FAILED when it
 // had failed. A runner that was in any other state (INITIALIZED,
@@ -227,9 +229,12 @@ func (r *Runner) Preference() reconnect.Preference {
 // ended: the loop, the checks and the delivery of state changes. A check
 // function or an OnStateChange callback that never returns keeps it open.
 //
-// A Dialer.Open that has not returned does not: Open runs on a goroutine
-// of its own, whose context is done by then, and the runner closes the
-// transport it returns as soon as it returns, after Done.
+// Done also waits for every Dialer.Open still running when the runner
+// stopped (its context is done by then, and the runner closes the
+// transport it returns as soon as it returns), but at most
+// Config.Timeouts.RealtimeRequest (realtimeRequestTimeout): an Open that
+// ignores its context and blocks longer does not hold Done, and its
+// transport is closed when it returns, after Done.
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
 // post queues an event for the loop and makes sure a loop goroutine runs.
@@ -267,5 +272,25 @@ func (r *Runner) shutdown() {
 	r.enqueue(item{kind: itemStop})
 	r.mu.Unlock()
 	r.wg.Wait()
+	// The stop gave up every transport whose Open is still running; a
+	// well-behaved Open returns soon (its context is done) and its
+	// transport is closed then. Wait for those, but never longer than
+	// realtimeRequestTimeout: an Open that ignores its context does not
+	// hold Done.
+	r.mu.Lock()
+	var end chan struct{}
+	if r.opening > 0 {
+		end = make(chan struct{})
+		r.opensEnd = end
+	}
+	r.mu.Unlock()
+	if end != nil {
+		t := time.NewTimer(r.timeouts.RealtimeRequest)
+		select {
+		case <-end:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	close(r.done)
 }

@@ -43,7 +43,9 @@ type Dialer interface {
 	// gives up the transport while Open is still running (its connect
 	// timeout ran out, or the runner stopped), ctx is done at once and the
 	// runner calls Close on whatever Open returns, as soon as it returns;
-	// an Open that watches ctx can return early.
+	// an Open that watches ctx can return early. Runner.Done waits for an
+	// Open still running when the runner stops, at most
+	// realtimeRequestTimeout.
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
