@@ -327,8 +327,8 @@ func rowScenarios() []scenario {
 			}},
 		{ID: "preference-under-http-first-resume-websocket-too-late", Spec: "transport-preference",
 			Comment: "Config.RememberTransport under HTTP-first: HTTP connected and is remembered; after a drop the reconnect starts on HTTP with the background check, " +
-				"which passes, so a websocket opens beside HTTP in resume mode; HTTP activates first (the upgrade websocket opens), then the resume websocket turns viable: " +
-				"too late, rule 3 disposes it; the upgrade takes over",
+				"which passes, so a websocket opens beside HTTP in resume mode; HTTP activates first: the resume websocket, still opening, is disposed at the activation " +
+				"(rule 3 applied at activation) and the upgrade websocket opens; the resume websocket's late viable is stale; the upgrade takes over",
 			Config: scenarioConfig{Policy: "http-first", Endpoint: H, RememberTransport: true},
 			Steps: []scenarioStep{
 				{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"), openWith(1, 0, "http", H, "clean"), timerAt("state-ttl", 120000))},
@@ -337,8 +337,9 @@ func rowScenarios() []scenario {
 				{AtMs: 1000, Event: "closed T1", Expect: cat(disposeT(1), stateRetry("connected", "disconnected", "dropped", 0), stateTo("disconnected", "connecting", "reconnect"),
 					"check-websocket", openWith(3, 1000, "http", H, "resume"), timerAt("state-ttl", 121000))},
 				{AtMs: 1010, Event: "websocket-check up", Expect: openWith(4, 1010, "websocket", H, "resume")},
-				{AtMs: 1020, Event: "connected T3", Expect: cat(becomeConnected(3, false), openWith(5, 1020, "websocket", H, "upgrade"))},
-				{AtMs: 1030, Event: "viable T4", Expect: lost(4)},
+				{AtMs: 1020, Event: "connected T3", Expect: cat(cancelT(connectT(3)), activateT(3), lost(4), cancelT("state-ttl"),
+					stateTo("connecting", "connected", "connected"), openWith(5, 1020, "websocket", H, "upgrade"))},
+				{AtMs: 1030, Event: "viable T4", Expect: nil},
 				{AtMs: 1040, Event: "connected T5", Expect: cat(cancelT(connectT(5)), disposeT(3), activateT(5)), ExpectState: "connected"},
 			}},
 		flappingUnderHTTPFirst(),

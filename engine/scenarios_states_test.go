@@ -21,6 +21,24 @@ func stateScenarios() []scenario {
 			{AtMs: 8150, Event: "connected T2", Expect: becomeConnected(2, true)},
 		}})
 
+	add(scenario{ID: "rule-3-at-activation-resume-websocket", Spec: "transport-fallback",
+		Comment: "after a drop the reconnect's resume websocket hangs; HTTP (resume) activates and closes it at once (rule 3 at " +
+			"activation: a websocket not in upgrade mode still opening); its late viable finds nothing; the upgrade websocket takes over",
+		Draws: []float64{0},
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
+			{AtMs: 5000, Event: "network-down", Expect: cat(disposeT(1), withErr(stateRetry("connected", "disconnected", "network-down", 15000), "unreachable"),
+				timerAt("retry", 20000), timerAt("state-ttl", 125000))},
+			{AtMs: 8000, Event: "network-up", Expect: cat(cancelT("retry"), stateTo("disconnected", "connecting", "network-up"), wsFirst(2, 8000, P, "resume"))},
+			{AtMs: 10000, Event: "timer short-circuit", Expect: openWith(3, 10000, "http", P, "resume")},
+			{AtMs: 10150, Event: "viable T3", Expect: nil},
+			{AtMs: 10200, Event: "connected T3", Expect: cat(becomeConnected(3, false), lost(2), openWith(4, 10200, "websocket", P, "upgrade"))},
+			{AtMs: 10500, Event: "viable T2", Expect: nil, ExpectState: "connected"},
+			{AtMs: 10600, Event: "viable T4", Expect: nil},
+			{AtMs: 10650, Event: "connected T4", Expect: cat(cancelT(connectT(4)), disposeT(3), activateT(4)), ExpectState: "connected"},
+		}})
+
 	add(scenario{ID: "network-up-while-suspended", Spec: "RTN20b",
 		Comment: "network up while SUSPENDED connects at once",
 		Config:  scenarioConfig{Endpoint: H, ConnectionStateTTLMs: 5000},

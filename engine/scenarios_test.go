@@ -183,13 +183,13 @@ func allScenarios() []scenario {
 		}})
 
 	add(scenario{ID: "outcome-3-late-websocket-discarded-then-upgrade", Spec: "transport-fallback",
-		Comment: "the websocket becomes viable after HTTP activated: rule 3 discards it; the upgrade websocket takes over later",
+		Comment: "the websocket is still opening when HTTP activates: rule 3 could only discard it once viable, so activation closes it at once (decision); the upgrade websocket takes over later",
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
 			{AtMs: 2300, Event: "viable T2", Expect: nil},
-			{AtMs: 2350, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 2350, "websocket", P, "upgrade"))},
-			{AtMs: 2600, Event: "viable T1", Expect: lost(1)},
+			{AtMs: 2350, Event: "connected T2", Expect: cat(becomeConnected(2, false), lost(1), openWith(3, 2350, "websocket", P, "upgrade"))},
+			{AtMs: 2600, Event: "viable T1", Expect: nil},
 			{AtMs: 2700, Event: "viable T3", Expect: nil},
 			{AtMs: 2750, Event: "connected T3", Expect: cat(cancelT(connectT(3)), disposeT(2), activateT(3)), ExpectState: "connected"},
 		}})
@@ -205,13 +205,12 @@ func allScenarios() []scenario {
 		}})
 
 	add(scenario{ID: "outcome-5-websocket-never-connects", Spec: "transport-fallback",
-		Comment: "a proxy blackholes the websocket: HTTP starts one short circuit (2 s) later than HTTP-first would; the websocket times out at 10 s",
+		Comment: "a proxy blackholes the websocket: HTTP starts one short circuit (2 s) later than HTTP-first would; HTTP's activation closes the hung websocket (rule 3 at activation), so only the upgrade websocket waits out its 10 s",
 		Steps: []scenarioStep{
 			connectAt0(P),
 			{AtMs: 2000, Event: "timer short-circuit", Expect: openWith(2, 2000, "http", P, "clean")},
 			{AtMs: 2150, Event: "viable T2", Expect: nil},
-			{AtMs: 2200, Event: "connected T2", Expect: cat(becomeConnected(2, false), openWith(3, 2200, "websocket", P, "upgrade"))},
-			{AtMs: 10000, Event: "timer connect T1", Expect: []string{disposeT(1)}},
+			{AtMs: 2200, Event: "connected T2", Expect: cat(becomeConnected(2, false), lost(1), openWith(3, 2200, "websocket", P, "upgrade"))},
 			{AtMs: 12200, Event: "timer connect T3", Expect: []string{disposeT(3)}, ExpectState: "connected"},
 		}})
 

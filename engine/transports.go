@@ -94,6 +94,8 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 	if s.kind == reconnect.WebSocket {
 		// Nothing can do better than an active websocket: close the rest.
 		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
+	} else {
+		out = e.disposeWhere(out, lateWebSocket)
 	}
 	if e.usesPreference() {
 		e.prefStart = reconnect.NoTransport
@@ -117,6 +119,20 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		out = e.open(out, k, s.host, m, roleUpgrade)
 	}
 	return out
+}
+
+// lateWebSocket reports whether o is a websocket opened in a mode other
+// than upgrade that is still opening: when HTTP activates, rule 3 of the
+// setTransportPending table (reconnect.PendingTable) can only ever discard
+// it, so activation closes it at once instead of leaving its socket open
+// until it turns viable or its realtimeRequestTimeout runs out (behind a
+// proxy that blackholes websockets, 10 s per client beside the upgrade
+// websocket). Nothing is lost by closing it: while CONNECTED, neither its
+// failure nor its success would change anything (lose and onViable learn
+// nothing from a transport once the connection is CONNECTED), and the
+// upgrade websocket, opened in the same step, tries the same host.
+func lateWebSocket(o *transportSlot) bool {
+	return o.kind == reconnect.WebSocket && o.mode != reconnect.ModeUpgrade && o.status == slotOpening
 }
 
 // onTransportLost handles a transport that failed or closed.

@@ -320,6 +320,23 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
+// Sockets returns how many TCP connections the realtime hosts (the check
+// host excluded) hold open now: accepted and not yet closed by either
+// side as far as the server has seen. A client that closes a socket is
+// seen once the server's read of it ends, usually within a millisecond on
+// loopback.
+func (s *Server) Sockets() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for name, h := range s.hosts {
+		if name != s.opts.CheckHost {
+			n += len(h.conns)
+		}
+	}
+	return n
+}
+
 // DialContext is the lab's resolver and dialer: it connects to the
 // loopback listener behind the host name in address ("name:port"; the
 // port is ignored). An unknown name fails as a DNS error; a host that is

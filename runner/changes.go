@@ -34,6 +34,10 @@ type StateChange struct {
 	// Missed is how many changes before this one were dropped because
 	// Options.OnStateChange fell MaxQueuedChanges behind; usually 0.
 	Missed int
+	// Stopped is true for the runner's last change, to CLOSED with
+	// engine.ReasonClosed, when its context is done (see New); the engine
+	// did not make it.
+	Stopped bool
 }
 
 // deliver queues c for OnStateChange and makes sure a delivery goroutine
@@ -70,6 +74,17 @@ func (r *Runner) send() {
 		r.changes = r.changes[1:]
 		c.Missed, r.missed = r.missed, 0
 		r.mu.Unlock()
-		r.onChange(c)
+		r.callOnChange(c)
 	}
+}
+
+// callOnChange calls OnStateChange; a change whose callback panicked
+// counts as delivered.
+func (r *Runner) callOnChange(c StateChange) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("OnStateChange", 0, v)
+		}
+	}()
+	r.onChange(c)
 }

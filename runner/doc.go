@@ -73,12 +73,29 @@
 // The engine's timers share one time.AfterFunc timer, set for the earliest
 // of them; when it fires the runner feeds every timer that is due, earliest
 // first (ties in the order the engine started them). A timer that has
-// fired is finished and forgotten; a cancelled one is dropped. Step runs on one
-// goroutine at a time, started when an event arrives and ended when none
-// is queued: an idle connection holds no goroutine of the runner's. The
-// checks run on goroutines of their own, bounded by their timeouts, and
-// state changes are delivered on another, so a slow callback never holds up
-// the connection. When the context is done the runner closes every
-// transport, stops every timer and cancels the checks; Done is closed once
-// every goroutine it started has ended.
+// fired is finished and forgotten; a cancelled one is dropped. Step runs on
+// one goroutine at a time, started when an event arrives and ended when
+// none is queued: an idle connection holds no goroutine of the runner's.
+// Dialer.Open runs on a goroutine of its own for each transport, so a
+// blocking Open stalls nothing; the checks run on goroutines of their own,
+// bounded by their timeouts, and state changes are delivered on another,
+// so a slow callback never holds up the connection.
+//
+// # Stopping
+//
+// When the context is done the runner closes every transport (then ends
+// the context each Open had), stops every timer, cancels the checks, goes
+// CLOSED (FAILED stays FAILED) with one last state change marked Stopped,
+// and closes Done once that change is delivered and every goroutine it
+// started has ended; an Open still running is waited for at most
+// realtimeRequestTimeout, and its transport is closed as soon as it
+// returns.
+//
+// # Panics
+//
+// A panic in anything the runner calls (Dialer.Open, a Transport's
+// methods, a check, OnStateChange) is recovered on the goroutine it
+// happened on and becomes the failure of what panicked, as net/http does
+// for a handler; Options.OnPanic receives it as a *PanicError with the
+// value and the stack (the standard logger does when OnPanic is nil).
 package runner

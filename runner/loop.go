@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
@@ -69,19 +70,21 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 	switch a.Kind {
 	case engine.ActionOpenTransport:
 		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
-		rep := &reporter{r: r, id: a.Transport}
-		t := r.dialer.Open(r.ctx, req, rep)
-		if t == nil {
-			t = noTransport{} // a Dialer that broke its contract
-		}
-		r.transports = append(r.transports, liveTransport{id: a.Transport, req: req, t: t, rep: rep})
+		rep := &reporter{r: r, id: a.Transport, req: req}
+		rep.ctx = openContext{rep}
+		r.transports = append(r.transports, liveTransport{id: a.Transport, rep: rep})
+		r.mu.Lock()
+		r.opening++
+		r.mu.Unlock()
+		go r.open(rep)
 	case engine.ActionDisposeTransport:
 		r.dispose(a.Transport)
 	case engine.ActionActivateTransport:
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
+			t := lt.rep.transport() // never nil: its reports wait for Open
 			r.mu.Lock()
-			r.active = lt.t
+			r.active = t
 			r.mu.Unlock()
 		}
 	case engine.ActionStartTimer:
@@ -105,7 +108,7 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
 	if a.To == engine.Connected {
 		if lt := r.transport(r.activeID); lt != nil {
-			c.Transport, c.Host = lt.req.Kind, lt.req.Host
+			c.Transport, c.Host = lt.rep.req.Kind, lt.rep.req.Host
 		}
 	}
 	r.mu.Lock()
@@ -116,7 +119,9 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	r.mu.Unlock()
 	if a.To == engine.Closing {
 		if lt := r.transport(r.activeID); lt != nil {
-			lt.t.RequestClose()
+			if t := lt.rep.transport(); t != nil {
+				r.requestClose(lt.rep, t)
+			}
 		}
 	}
 	r.deliver(c)
@@ -131,10 +136,86 @@ func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k e
 	go func() {
 		defer r.wg.Done()
 		ctx, cancel := context.WithTimeout(context.WithValue(r.ctx, checkIDKey{}, id), timeout)
-		up := fn(ctx)
+		up := r.runCheck(fn, ctx, k)
 		cancel()
 		r.post(engine.Event{Kind: k, Check: id, Up: up})
 	}()
+}
+
+// runCheck calls the check fn; a check that panics answered down.
+func (r *Runner) runCheck(fn func(context.Context) bool, ctx context.Context, k engine.EventKind) (up bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			where := "CheckConnectivity"
+			if k == engine.EventWebSocketCheck {
+				where = "CheckWebSocket"
+			}
+			r.recovered(where, 0, v)
+			up = false
+		}
+	}()
+	return fn(ctx)
+}
+
+// open calls Dialer.Open for p on a goroutine of its own, so that an Open
+// that blocks (for example on a DNS lookup or a dial, ignoring its
+// context) holds up no timer, no Close and no Done. When it returns, the
+// reports it held back go to the loop, or, if the runner no longer wants
+// the transport (the engine disposed of it, or the runner stopped,
+// meanwhile), the transport is closed at once.
+func (r *Runner) open(p *reporter) {
+	t := r.callOpen(p)
+	if !p.openDone(t) {
+		r.closeTransport(p, t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.opening--; r.opening == 0 && r.opensEnd != nil {
+		close(r.opensEnd)
+		r.opensEnd = nil
+	}
+}
+
+// callOpen calls Dialer.Open; an Open that panics failed with
+// FailureOther and returns a Transport with nothing to close.
+func (r *Runner) callOpen(p *reporter) (t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Dialer.Open", p.id, v)
+			p.Failed(reconnect.Failure{Kind: reconnect.FailureOther})
+			t = noTransport{}
+		}
+	}()
+	t = r.dialer.Open(p.ctx, p.req, p)
+	if t == nil {
+		t = noTransport{} // a Dialer that broke its contract
+	}
+	return t
+}
+
+// requestClose calls t.RequestClose; one that panics closed the transport
+// with FailureOther.
+func (r *Runner) requestClose(p *reporter, t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.RequestClose", p.id, v)
+			p.Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+		}
+	}()
+	t.RequestClose()
+}
+
+// closeTransport calls t.Close, then ends the context Open had: the
+// transport is closed before that context is done. A Close that panics
+// counts as closed.
+func (r *Runner) closeTransport(p *reporter, t Transport) {
+	defer p.cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Close", p.id, v)
+		}
+	}()
+	t.Close()
 }
 
 // noTransport stands for a nil Transport from Dialer.Open.
@@ -144,6 +225,8 @@ func (noTransport) RequestClose() {}
 func (noTransport) Close()        {}
 
 // stop closes every transport and stops every timer: the context is done.
+// The state goes CLOSED unless it is CLOSED or FAILED already, with one
+// last change (see New).
 func (r *Runner) stop() {
 	for len(r.transports) > 0 {
 		r.dispose(r.transports[0].id)
@@ -153,15 +236,27 @@ func (r *Runner) stop() {
 	r.mu.Lock()
 	r.active = nil
 	r.inbox = r.inbox[:0]
+	from := r.state
+	final := from == engine.Closed || from == engine.Failed
+	r.state = engine.Closed
+	if final {
+		r.state = from
+	}
 	r.mu.Unlock()
+	if !final {
+		r.deliver(StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true})
+	}
 }
 
 // dispose closes transport id and forgets it.
 func (r *Runner) dispose(id engine.TransportID) {
 	for i := range r.transports {
 		if lt := r.transports[i]; lt.id == id {
-			lt.rep.closed.Store(true)
-			lt.t.Close()
+			if t := lt.rep.dispose(); t != nil {
+				r.closeTransport(lt.rep, t)
+			} else {
+				lt.rep.cancel() // Open has not returned: its goroutine closes what it returns
+			}
 			if id == r.activeID {
 				r.activeID = 0
 				r.mu.Lock()

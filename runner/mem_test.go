@@ -107,6 +107,25 @@ func (c *memCheck) check(ctx context.Context) bool {
 	}
 }
 
+// answer answers the oldest call still waiting, if any, whatever its
+// check, and reports whether there was one.
+func (c *memCheck) answer(up bool) bool {
+	select {
+	case ch := <-c.asks:
+		c.mu.Lock()
+		for id, q := range c.byID {
+			if q == ch {
+				delete(c.byID, id)
+			}
+		}
+		c.mu.Unlock()
+		ch <- up
+		return true
+	default:
+		return false
+	}
+}
+
 // answerID answers the call the runner made for check id, if any (its
 // answer reaches the engine only if the call still waits), and reports
 // whether there was one.

@@ -1,35 +1,147 @@
 package runner
 
 import (
+	"context"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// reporter is the Reporter of one transport. It passes each kind of report
-// on once, and nothing after Failed or Closed, so a transport that reports
-// in a loop cannot flood the runner's queue: at most four events per
-// transport reach it.
+// reporter is the Reporter of one transport, and what the runner knows of
+// that transport while Dialer.Open runs on its own goroutine.
+//
+// It passes each kind of report on once, and nothing after Failed, Closed
+// or Fatal, so a transport that reports in a loop cannot flood the runner's
+// queue: at most four events per transport reach it. Reports made before
+// Open has returned (from within Open, or from a goroutine Open started)
+// are held back and passed on, in order, once it has: the engine never
+// hears of a transport the runner cannot yet close, activate or hand to
+// Runner.Active.
 type reporter struct {
 	r      *Runner
 	id     engine.TransportID
-	closed atomic.Bool   // the runner closed the transport: ignore its reports
+	req    OpenRequest
+	ctx    openContext   // Open's: done once the runner no longer wants the transport
+	closed atomic.Bool   // the runner disposed of the transport: ignore its reports
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
+
+	mu       sync.Mutex
+	t        Transport // what Open returned; nil until it has
+	opened   bool      // Open has returned (or panicked)
+	disposed bool      // the runner no longer wants the transport
+	early    []engine.Event
+	done     chan struct{} // ctx.Done(), made when first asked for
+	ctxEnded bool          // ctx is done
 }
 
-// ended is the bit that marks a Failed or Closed report: nothing follows.
+// openContext is the context Dialer.Open gets: the values of the runner's
+// context, no deadline, done when the runner calls cancel. It lives inside
+// the reporter and makes its Done channel only when asked, so that a
+// transport costs no allocation of its own for it.
+type openContext struct{ p *reporter }
+
+func (openContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+func (c openContext) Done() <-chan struct{} {
+	p := c.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done == nil {
+		p.done = make(chan struct{})
+		if p.ctxEnded {
+			close(p.done)
+		}
+	}
+	return p.done
+}
+
+func (c openContext) Err() error {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.ctxEnded {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c openContext) Value(key any) any { return c.p.r.base.Value(key) }
+
+// String names the context for debugging.
+func (c openContext) String() string { return "runner.openContext" }
+
+// cancel ends Open's context.
+func (p *reporter) cancel() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ctxEnded {
+		p.ctxEnded = true
+		if p.done != nil {
+			close(p.done)
+		}
+	}
+}
+
+// ended is the bit that marks a Failed, Closed or Fatal report: nothing
+// follows.
 const ended = 1 << 31
 
 func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
 	bit := uint32(1) << k
-	if k == engine.EventTransportFailed || k == engine.EventTransportClosed {
-		bit = ended
+	if k == engine.EventTransportFailed || k == engine.EventTransportClosed || k == engine.EventFatal {
+		bit |= ended
 	}
 	if p.closed.Load() || p.sent.Or(bit)&(bit|ended) != 0 {
 		return
 	}
-	p.r.post(engine.Event{Kind: k, Transport: p.id, Failure: f})
+	ev := engine.Event{Kind: k, Transport: p.id, Failure: f}
+	if k == engine.EventFatal {
+		ev.Transport = 0 // a fatal error fails the connection, whichever transport said it
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.opened {
+		p.early = append(p.early, ev)
+		return
+	}
+	p.r.post(ev)
+}
+
+// openDone records what Open returned and passes on the reports held back
+// meanwhile. It reports whether the runner still wants the transport; when
+// it does not, the caller closes t.
+func (p *reporter) openDone(t Transport) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.t, p.opened = t, true
+	if p.disposed {
+		p.early = nil
+		return false
+	}
+	for _, ev := range p.early { // under p.mu, so that no later report overtakes them
+		p.r.post(ev)
+	}
+	p.early = nil
+	return true
+}
+
+// dispose marks the transport unwanted and returns it, or nil while Open
+// has not returned (openDone then tells the open goroutine to close it).
+func (p *reporter) dispose() Transport {
+	p.closed.Store(true)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.disposed = true
+	return p.t
+}
+
+// transport returns what Open returned, or nil.
+func (p *reporter) transport() Transport {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.t
 }
 
 func (p *reporter) Viable()    { p.report(engine.EventTransportViable, reconnect.Failure{}) }
@@ -40,8 +152,4 @@ func (p *reporter) Failed(f reconnect.Failure) {
 func (p *reporter) Closed(f reconnect.Failure) {
 	p.report(engine.EventTransportClosed, f)
 }
-func (p *reporter) Fatal(f reconnect.Failure) {
-	if !p.closed.Load() && p.sent.Or(1<<engine.EventFatal)&(1<<engine.EventFatal) == 0 {
-		p.r.Fatal(f)
-	}
-}
+func (p *reporter) Fatal(f reconnect.Failure) { p.report(engine.EventFatal, f) }

@@ -22,7 +22,8 @@ type Options struct {
 	// host (RTN17j): true when the internet is up. The runner calls it on a
 	// goroutine of its own with a context that is done after
 	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
-	// stops; it must return soon after. nil means HTTPConnectivityCheck
+	// stops; it must return soon after (Done waits for it). A check that
+	// panics answered down (see PanicError). nil means HTTPConnectivityCheck
 	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL:
 	// a GET of Ably's connectivity URL. Set it for your own service.
 	CheckConnectivity func(ctx context.Context) bool
@@ -36,8 +37,15 @@ type Options struct {
 	// a goroutine of the runner's that is never the loop's: a slow callback
 	// delays later changes, never the connection. At most MaxQueuedChanges
 	// wait for it; beyond that the oldest are dropped and the next one
-	// delivered says how many in StateChange.Missed.
+	// delivered says how many in StateChange.Missed. The last change, when
+	// the context is done, has StateChange.Stopped set (see New).
 	OnStateChange func(StateChange)
+	// OnPanic, if not nil, receives every panic the runner recovered from
+	// in the code it calls (see PanicError for what each becomes), on the
+	// goroutine that panicked, which may be the runner's loop: it must
+	// return promptly. nil logs the panic and its stack with the standard
+	// logger, as net/http does for a handler.
+	OnPanic func(*PanicError)
 }
 
 // MaxQueuedChanges is how many state changes wait for a slow
@@ -55,12 +63,14 @@ const MaxQueuedChanges = 256
 // its timers share one time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
+	base     context.Context // ctx without its cancellation: the parent of Open's contexts
 	eng      *engine.Engine
 	timeouts reconnect.Timeouts
 	dialer   Dialer
 	checkNet func(context.Context) bool
 	checkWS  func(context.Context) bool
 	onChange func(StateChange)
+	onPanic  func(*PanicError)
 	done     chan struct{}
 	wg       sync.WaitGroup // the loop, the delivery goroutine and the checks
 
@@ -73,7 +83,9 @@ type Runner struct {
 	active   Transport
 	changes  []StateChange // waiting for onChange
 	missed   int
-	sending  bool // a delivery goroutine is running
+	sending  bool          // a delivery goroutine is running
+	opening  int           // Dialer.Open calls running
+	opensEnd chan struct{} // closed when opening reaches 0, once the stop waits for it
 
 	// Owned by the loop goroutine.
 	batch      []item
@@ -87,8 +99,6 @@ type Runner struct {
 
 type liveTransport struct {
 	id  engine.TransportID
-	req OpenRequest
-	t   Transport
 	rep *reporter
 }
 
@@ -128,7 +138,15 @@ var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
 // starts no goroutine. When ctx is done the runner stops: it closes every
 // transport (without a CLOSE handshake; call Close first for that), stops
 // every timer, cancels the checks, ignores every later call, and closes
-// Done once all of its goroutines have ended.
+// Done once all of its goroutines have ended (see Done for an Open that
+// blocks).
+//
+// A stopped runner's state is final and exact: CLOSED, or FAILED when it
+// had failed. A runner that was in any other state (INITIALIZED,
+// CONNECTING, CONNECTED, DISCONNECTED, SUSPENDED, CLOSING) goes CLOSED
+// as it stops, after closing every transport, with one last state change
+// to OnStateChange: To CLOSED, Reason engine.ReasonClosed, Stopped true.
+// State reports CLOSED from then on.
 //
 // New returns the engine's *reconnect.FieldError for an invalid
 // Options.Config, or ErrNoDialer.
@@ -142,14 +160,14 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
-		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, done: make(chan struct{}), pref: eng.Preference()}
+		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, done: make(chan struct{}), pref: eng.Preference()}
 	if r.checkNet == nil {
 		r.checkNet = defaultCheckNet()
 	}
 	if r.checkWS == nil {
 		r.checkWS = defaultCheckWS()
 	}
-	r.ctx = ctx
+	r.ctx, r.base = ctx, context.WithoutCancel(ctx)
 	context.AfterFunc(ctx, r.shutdown)
 	return r, nil
 }
@@ -189,7 +207,7 @@ func (r *Runner) Active() Transport {
 }
 
 // State returns the connection state after the last event the runner
-// processed.
+// processed; once the runner has stopped, CLOSED or FAILED (see New).
 func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -207,9 +225,17 @@ func (r *Runner) Preference() reconnect.Preference {
 }
 
 // Done returns a channel that is closed once the runner has stopped (its
-// context is done) and every goroutine it started has ended: the loop,
-// the checks and the delivery of state changes. A check function or an
-// OnStateChange callback that never returns keeps it open.
+// context is done), has closed every transport whose Open has returned and
+// delivered its last state change, and every goroutine it started has
+// ended: the loop, the checks and the delivery of state changes. A check
+// function or an OnStateChange callback that never returns keeps it open.
+//
+// Done also waits for every Dialer.Open still running when the runner
+// stopped (its context is done by then, and the runner closes the
+// transport it returns as soon as it returns), but at most
+// Config.Timeouts.RealtimeRequest (realtimeRequestTimeout): an Open that
+// ignores its context and blocks longer does not hold Done, and its
+// transport is closed when it returns, after Done.
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
 // post queues an event for the loop and makes sure a loop goroutine runs.
@@ -247,5 +273,25 @@ func (r *Runner) shutdown() {
 	r.enqueue(item{kind: itemStop})
 	r.mu.Unlock()
 	r.wg.Wait()
+	// The stop gave up every transport whose Open is still running; a
+	// well-behaved Open returns soon (its context is done) and its
+	// transport is closed then. Wait for those, but never longer than
+	// realtimeRequestTimeout: an Open that ignores its context does not
+	// hold Done.
+	r.mu.Lock()
+	var end chan struct{}
+	if r.opening > 0 {
+		end = make(chan struct{})
+		r.opensEnd = end
+	}
+	r.mu.Unlock()
+	if end != nil {
+		t := time.NewTimer(r.timeouts.RealtimeRequest)
+		select {
+		case <-end:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	close(r.done)
 }

@@ -17,20 +17,35 @@ type OpenRequest struct {
 	Mode reconnect.Mode
 }
 
-// Dialer opens the SDK's transports. The runner calls Open on its loop
-// goroutine, one call at a time.
+// Dialer opens the SDK's transports. The runner calls Open on a goroutine
+// of its own for each transport, never on its loop, so an Open that blocks
+// (a DNS lookup, a dial, a lock) holds up no timer, no event, no Close and
+// no Done; calls for different transports may overlap, so Open must be safe
+// for concurrent use.
 type Dialer interface {
-	// Open starts opening the transport req asks for and returns at once:
-	// it must not wait for the network. The transport then tells the runner
-	// what happens to it through report (see the package doc for exactly
-	// when to report viable and connected), from any goroutine, including
-	// from within Open itself. A failure to even start (a malformed host, a
-	// dialer that is shut down) is reported as report.Failed; Open returns
-	// a Transport whose Close releases whatever was started (never nil; a
-	// nil Transport is treated as one with nothing to close).
+	// Open starts opening the transport req asks for and should return
+	// soon: the network work belongs on the transport's own goroutines.
+	// The transport then tells the runner what happens to it through
+	// report (see the package doc for exactly when to report viable and
+	// connected), from any goroutine, including from within Open itself;
+	// the runner passes those reports on once Open has returned, so the
+	// engine never hears of a transport before the runner holds it. A
+	// failure to even start (a malformed host, a dialer that is shut down)
+	// is reported as report.Failed; Open returns a Transport whose Close
+	// releases whatever was started (never nil; a nil Transport is treated
+	// as one with nothing to close). An Open that panics is a failure of
+	// its transport (see PanicError).
 	//
-	// ctx is the runner's context: it is done when the runner stops, after
-	// the runner has called Close on every transport it opened.
+	// ctx is the transport's own context, carrying the values of the
+	// runner's: it is done once the runner no longer wants the transport,
+	// always after the runner has called Close on it (when the engine
+	// disposes of the transport, or when the runner stops). If the runner
+	// gives up the transport while Open is still running (its connect
+	// timeout ran out, or the runner stopped), ctx is done at once and the
+	// runner calls Close on whatever Open returns, as soon as it returns;
+	// an Open that watches ctx can return early. Runner.Done waits for an
+	// Open still running when the runner stops, at most
+	// realtimeRequestTimeout.
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
@@ -39,8 +54,9 @@ type Dialer interface {
 // so the SDK can type-assert it back.
 //
 // The runner calls these methods on its loop goroutine, one call at a
-// time; they must return promptly and do any IO on the transport's own
-// goroutines.
+// time (Close, for a transport given up while its Open ran, on that Open's
+// goroutine); they must return promptly and do any IO on the transport's
+// own goroutines. A method that panics is recovered (see PanicError).
 type Transport interface {
 	// RequestClose asks the server to close the connection: the transport
 	// sends the realtime CLOSE protocol message (RTN12a) and, when the
@@ -61,9 +77,10 @@ type Transport interface {
 // runner gives each transport its own Reporter in Dialer.Open. Its methods
 // never block, are safe for concurrent use and may be called from any
 // goroutine; the runner feeds them to the engine in the order they were
-// called. Each kind of report counts once, and nothing counts after Failed
-// or Closed: later and repeated reports are ignored, as are reports after
-// the runner has closed the transport.
+// called, once Dialer.Open has returned. Each kind of report counts once,
+// and nothing counts after Failed, Closed or Fatal: later and repeated
+// reports are ignored (a Fatal after Failed or Closed too), as are reports
+// after the runner has closed the transport.
 type Reporter interface {
 	// Viable: the transport has shown itself viable (see the package doc
 	// for the exact moment for websocket and HTTP).
@@ -81,6 +98,7 @@ type Reporter interface {
 	// server's CLOSED after RequestClose).
 	Closed(f reconnect.Failure)
 	// Fatal: the server sent an error no retry can fix (for example a
-	// revoked key): the connection goes FAILED.
+	// revoked key): the connection goes FAILED. It counts only before the
+	// transport's Failed or Closed.
 	Fatal(f reconnect.Failure)
 }

@@ -442,6 +442,9 @@ export class Engine {
     t.status = "active";
     this.cancelAttemptTimers();
     if (t.kind === "websocket") this.disposeAll(t);
+    // WH-CONNECTING-opening-ws-at-http-activation-1: rule 3 applied at
+    // activation: a websocket not in upgrade mode still opening goes now.
+    else for (const o of this.live()) if (o.kind === "websocket" && o.mode !== "upgrade" && o.status === "opening") this.dispose(o);
     if (this.wc || this.cfg.rememberTransport) {
       if (!(this.holdInForce() && t.kind === "http")) this.preference = { transport: t.kind, atMs: this.wallMs(), reason: "connected" };
     }

@@ -4,6 +4,7 @@
 //	go run ./cmd/lab -fault NAME -clients N     the demo
 //	go run ./cmd/lab compare [flags]            the simulator against the lab
 //	go run ./cmd/lab storm [flags]              a server restart under load
+//	go run ./cmd/lab soak [flags]               a chaos soak with live invariants
 //
 // Every byte goes to 127.0.0.1. Run `go run ./cmd/lab -h` for the flags.
 package main
@@ -35,6 +36,8 @@ func main() {
 			run, args = compare, args[1:]
 		case "storm":
 			run, args = storm, args[1:]
+		case "soak":
+			run, args = soak, args[1:]
 		}
 	}
 	if err := run(args, os.Stdout); err != nil {
@@ -42,6 +45,9 @@ func main() {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, "lab:", err)
+		if errors.Is(err, errViolations) {
+			os.Exit(1)
+		}
 		os.Exit(2)
 	}
 }
@@ -137,8 +143,8 @@ func (t *timeline) setStart(at time.Time) {
 }
 
 func (t *timeline) change(i int, c runner.StateChange) {
-	if t.quiet {
-		return
+	if t.quiet || c.Stopped {
+		return // the runners' own CLOSED as the demo stops them: not part of the timeline
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
