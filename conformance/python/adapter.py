@@ -20,7 +20,7 @@ from fractions import Fraction
 
 NAME = "reconnect-python-adapter 1"
 PROTOCOL = 1
-AREAS = ["rtb1", "transport", "hosts", "preference"]
+AREAS = ["rtb1", "transport", "hosts", "preference", "scenarios"]
 
 
 # ---------------------------------------------------------------------------
@@ -586,6 +586,15 @@ def preference_decode(inp):
 
 
 # ---------------------------------------------------------------------------
+# Scenarios (fixtures/scenarios.json): the engine, in engine.py
+# ---------------------------------------------------------------------------
+
+def scenario(inp):
+    import engine  # engine.py imports this module for the functions above
+    return engine.run_scenario(inp)
+
+
+# ---------------------------------------------------------------------------
 # The conformance protocol, version 1
 # ---------------------------------------------------------------------------
 
@@ -606,6 +615,7 @@ FUNCTIONS = {
     ("hosts", "preferredHost"): hosts_preferred,
     ("preference", "preference"): preference_steps,
     ("preference", "preferenceDecode"): preference_decode,
+    ("scenarios", "scenario"): scenario,
 }
 
 
