@@ -251,7 +251,6 @@ class Engine:
         for kind in ALL_TIMERS:
             self.cancel_timer(kind)
         self.att = Attempt()
-        self.bg_check = None
 
     def set_state(self, to, reason, retry_in=None, error=None):
         s = f"state {self.state} {to} {reason}"
@@ -327,6 +326,7 @@ class Engine:
         """Block 7: DISCONNECTED (or SUSPENDED) with a retry."""
         self.dispose_all()
         self.cancel_attempt_timers()
+        self.bg_check = None
         if forget_on_fail and self.att.started_on is not None \
                 and self.pref["transport"] == self.att.started_on:
             self.forget_pref()
@@ -484,7 +484,6 @@ class Engine:
             self.cancel_attempt_timers()
             self.cancel_timer("flap-hold")
             self.att = Attempt()
-            self.bg_check = None
             self.set_state("closing", "close-requested")
             self.start_timer("close", self.rrt)
         elif self.state in ("initialized", "connecting", "disconnected", "suspended"):
@@ -697,10 +696,10 @@ class Engine:
         att = self.att
         if not self.nothing_in_flight():
             return
-        if self.policy == WC and att.flow_kind == "websocket":
+        if self.policy == WC and att.flow_kind == "websocket" and self.http:
             if att.ws_check == "pending":
                 return
-            if att.ws_check == "none" and self.http:
+            if att.ws_check == "none":
                 att.ws_check_id = self.ask_ws_check()
                 att.ws_check = "pending"
                 return
@@ -743,6 +742,7 @@ class Engine:
     def timer_state_ttl(self):
         if self.state == "disconnected":
             self.cancel_timer("retry")
+            self.window_due = False  # the reconnect window's retry timer is gone
             self.ttl_passed = True
             error = self.error
             wait = self.retry_in_suspended()
@@ -752,6 +752,7 @@ class Engine:
             self.dispose_all()
             self.cancel_attempt_timers()
             self.att = Attempt()
+            self.bg_check = None
             self.ttl_passed = True
             wait = self.retry_in_suspended()
             self.set_state("suspended", "state-ttl", wait)
@@ -877,8 +878,9 @@ class Engine:
                     att.first_index = 0
                     self.start_ws_walk(0)
                 return
-            if flow and flow[0].kind == "http" and flow[0].status == "opening" and self.ws:
-                self.open("websocket", flow[0].host_index, "short-circuit", host=flow[0].host)
+            if self.ws and self.pending() is None and self.active() is None:
+                index = flow[0].host_index if flow else att.flow_index
+                self.open("websocket", index, "short-circuit")
             return
         if self.state != "connecting" or att.ws_check != "pending" or att.ws_check_id != cid:
             return
