@@ -594,6 +594,7 @@ class Engine:
         """Block 10: the active transport drops."""
         if self.state == "connected" and t.kind == "websocket":
             self.count_flap()
+        self.bg_check = None
         self.dispose_all()
         self.cancel_attempt_timers()
         if self.state == "closing":
@@ -874,6 +875,9 @@ class Engine:
             if self.policy == WC:
                 if att.flow_kind == "http":
                     self.dispose_all()
+                    if att.check is not None:
+                        att.check = None
+                        self.cancel_timer("connectivity-check")
                     att.flow_started = False
                     att.first_index = 0
                     self.start_ws_walk(0)
