@@ -759,8 +759,18 @@ class Engine:
             self.set_state("suspended", "state-ttl", wait)
             self.start_timer("retry", wait)
 
+    def walk_stopped(self):
+        """Websocket-check after a failed websocket check: the websocket walk
+        tries no other host and no fallback check is acted on."""
+        att = self.att
+        return (self.policy == WC and att.flow_kind == "websocket" and att.ws_check == "failed"
+                and att.check is not None and att.check[1] == "fallback")
+
     def timer_connectivity_check(self):
         if self.state != "connecting" or self.att.check is None:
+            return
+        if self.walk_stopped():
+            self.att.check = None
             return
         self.att.check = None
         self.end_attempt("connectivity-down", self.att.last_failure)
@@ -837,24 +847,19 @@ class Engine:
         if self.state != "connecting" or att.check is None or att.check[0] != cid:
             return
         purpose = att.check[1]
+        stopped = self.walk_stopped()
         att.check = None
         self.cancel_timer("connectivity-check")
+        if stopped:
+            return  # the give-up timer decides
         if not up:
             self.end_attempt("connectivity-down", att.last_failure)
-            return
-        if self.policy == WC and att.ws_check == "failed" and att.flow_kind == "websocket":
-            self.may_end_after_failed_check()
             return
         self.draw_order()
         if purpose == "redirect":
             self.first_transports(1)
         else:
             self.open_flow(att.flow_kind, att.flow_index + 1)
-
-    def may_end_after_failed_check(self):
-        """The walk stopped after a failed websocket check: the give-up
-        timer decides."""
-        return
 
     def on_websocket_check(self, words):
         if len(words) < 2:
