@@ -160,7 +160,8 @@ class Engine:
         self.now = 0
         self.next_tid = 1
         self.next_check = 1
-        self.transports = []       # live transports, by slot
+        self.slots = [None] * 4    # the four transport slots
+        self.transports = []       # the live transports, lowest slot first
         self.timers = {}           # kind → due (ns), except connect timers
         self.n = 0
         self.error = None          # the failure of the current state
@@ -221,7 +222,8 @@ class Engine:
         t = Transport(self.next_tid, kind, mode or self.mode(), host_index,
                       host or self.host(host_index), role)
         self.next_tid += 1
-        self.transports.append(t)
+        self.slots[self.slots.index(None)] = t  # the lowest free slot
+        self.transports = [x for x in self.slots if x is not None]
         self.emit(f"open T{t.id} {t.kind} {t.host} {t.mode}")
         self.emit(f"timer connect T{t.id} at={fmt_ms(self.now + self.rrt)}")
         return t
@@ -238,7 +240,8 @@ class Engine:
             t.connect_timer = False
             self.emit(f"cancel connect T{t.id}")
         self.emit(f"dispose T{t.id}")
-        self.transports.remove(t)
+        self.slots[self.slots.index(t)] = None
+        self.transports = [x for x in self.slots if x is not None]
 
     def dispose_all(self, keep=None):
         for t in list(self.transports):
@@ -617,7 +620,7 @@ class Engine:
             u = ad.clamp_draw(self.draw())
             s = float(self.c["immediateShare"])
             self.last_immediate = self.now
-            if u >= s:
+            if u > s:  # u == s reconnects at once too (ENGINE-GUESSES.md)
                 wait = ad.round_half_away(float(ms_ns(w)) * (u - s) / (1.0 - s))
                 self.att = Attempt()
                 self.set_state("disconnected", "dropped", wait, failure)
