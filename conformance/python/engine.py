@@ -368,6 +368,7 @@ class Engine:
         self.redirect = False
         self.window_due = False
         self.att = Attempt()
+        self.bg_check = None
         if change:
             self.set_state("connecting", reason)
         if self.policy == WC:
