@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A conformance adapter in plain Python 3 (standard library only).
 
-It implements the areas rtb1, transport, hosts and preference of the
-reconnect fixtures and speaks the conformance protocol (version 1) described
-in fixtures/README.md: one JSON object per line on stdin, one per line on
-stdout, anything for people on stderr.
+It implements the areas rtb1, transport, hosts, preference and scenarios
+(the engine, in engine.py) of the reconnect fixtures and speaks the
+conformance protocol (version 1) described in fixtures/README.md: one JSON
+object per line on stdin, one per line on stdout, anything for people on
+stderr.
 
-    reconnect conform --require rtb1,transport,hosts,preference \
+    reconnect conform --require rtb1,transport,hosts,preference,scenarios \
         -- python3 conformance/python/adapter.py
 
 Each spec point is one short function below; the protocol loop is at the end.
