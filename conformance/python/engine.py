@@ -72,8 +72,13 @@ def ms_ns(value):
 class Failure:
     """A failure `<kind>[:<status>[:<server>]]`."""
 
+    KINDS = ("dns", "unreachable", "refused", "timeout", "http-status", "disconnected",
+             "token", "other")
+
     def __init__(self, text):
         parts = text.split(":", 2)
+        if parts[0] not in self.KINDS:
+            raise ValueError(f"unknown failure kind {parts[0]!r}")
         self.kind = parts[0]
         self.status = int(parts[1]) if len(parts) > 1 and parts[1] != "" else 0
         self.server = parts[2] if len(parts) > 2 else ""
@@ -147,7 +152,6 @@ class Engine:
         self.n_fallbacks = min(max(int(c["httpMaxRetryCount"]), 0), len(fallbacks))
         self.max_hosts = 1 + self.n_fallbacks
         self.draws = list(draws)
-        self.draw_shortage = 0
 
         self.rrt = ms_ns(c["realtimeRequestTimeoutMs"])
         self.hrt = ms_ns(c["httpRequestTimeoutMs"])
@@ -185,8 +189,7 @@ class Engine:
     def draw(self):
         if self.draws:
             return self.draws.pop(0)
-        self.draw_shortage += 1
-        return 0.0
+        raise ValueError("the engine needs more draws than the scenario pins")
 
     def wall_ms(self):
         return EPOCH_UNIX_MS + self.now // MS
@@ -397,7 +400,8 @@ class Engine:
         self.att.flow_index = host_index
         if self.policy == WC:
             if self.ws:
-                self.start_ws_walk_on(host_index)
+                # after an RTN17f1 check: the slow and give-up timers run already
+                self.open_flow("websocket", host_index)
             else:
                 self.open_flow("http", host_index)
             return
@@ -426,11 +430,6 @@ class Engine:
                 self.open_flow("http", host_index)
             elif self.ws:
                 self.open_flow("websocket", host_index)
-
-    def start_ws_walk_on(self, host_index):
-        """Websocket-check after an RTN17f1 check: the slow and give-up
-        timers run already; the websocket on the first fallback host."""
-        self.open_flow("websocket", host_index)
 
     def draw_order(self):
         if self.att.order is None:
@@ -497,7 +496,9 @@ class Engine:
     def on_fatal(self, words):
         if self.state in ("closed", "failed"):
             return
-        failure = Failure(words[0]) if words else Failure("other")
+        if not words:
+            raise ValueError('bad event "fatal": it names no failure')
+        failure = Failure(words[0])
         self.stop_everything()
         self.set_state("failed", "fatal", error=failure)
 
@@ -578,7 +579,7 @@ class Engine:
         t = self.find(self.tid(words[0])) if words else None
         if t is None:
             return
-        failure = Failure(words[1]) if len(words) > 1 else Failure("other")
+        failure = Failure(words[1]) if len(words) > 1 else None
         self.gone(t, failure)
 
     def on_closed(self, words):
@@ -663,7 +664,7 @@ class Engine:
                 self.redirect = True
                 self.forget_pref()
                 self.cancel_attempt_timers()
-                self.reconnect_from_connecting(failure)
+                self.reconnect(failure)  # WC-CONNECTING-lost-pending-503-4: no state-ttl
             else:
                 self.end_attempt("connect-failed", att.last_failure, forget_on_fail=True)
             return
@@ -689,12 +690,6 @@ class Engine:
             index = att.first_index
         self.cancel_timer("short-circuit")
         self.open_flow("http", index)
-
-    def reconnect_from_connecting(self, failure):
-        """Websocket-check's RTN17f1 case before CONNECTED
-        (WC-CONNECTING-lost-pending-503-4): the immediate reconnect on a
-        fallback host, without restarting the state-TTL timer."""
-        self.reconnect(failure)
 
     def may_end(self):
         """The attempt ends when nothing is in flight."""
