@@ -591,6 +591,7 @@ def preference_decode(inp):
 # ---------------------------------------------------------------------------
 
 def scenario(inp):
+    sys.dont_write_bytecode = True  # no __pycache__ left in the repository
     import engine  # engine.py imports this module for the functions above
     return engine.run_scenario(inp)
 

@@ -28,6 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ left in the repository
 import engine as E  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "..", "fixtures")
