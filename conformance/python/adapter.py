@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A conformance adapter in plain Python 3 (standard library only).
 
-It implements the areas rtb1, transport, hosts and preference of the
-reconnect fixtures and speaks the conformance protocol (version 1) described
-in fixtures/README.md: one JSON object per line on stdin, one per line on
-stdout, anything for people on stderr.
+It implements the areas rtb1, transport, hosts, preference and scenarios
+(the engine, in engine.py) of the reconnect fixtures and speaks the
+conformance protocol (version 1) described in fixtures/README.md: one JSON
+object per line on stdin, one per line on stdout, anything for people on
+stderr.
 
-    reconnect conform --require rtb1,transport,hosts,preference \
+    reconnect conform --require rtb1,transport,hosts,preference,scenarios \
         -- python3 conformance/python/adapter.py
 
 Each spec point is one short function below; the protocol loop is at the end.
@@ -20,7 +21,7 @@ from fractions import Fraction
 
 NAME = "reconnect-python-adapter 1"
 PROTOCOL = 1
-AREAS = ["rtb1", "transport", "hosts", "preference"]
+AREAS = ["rtb1", "transport", "hosts", "preference", "scenarios"]
 
 
 # ---------------------------------------------------------------------------
@@ -586,6 +587,16 @@ def preference_decode(inp):
 
 
 # ---------------------------------------------------------------------------
+# Scenarios (fixtures/scenarios.json): the engine, in engine.py
+# ---------------------------------------------------------------------------
+
+def scenario(inp):
+    sys.dont_write_bytecode = True  # no __pycache__ left in the repository
+    import engine  # engine.py imports this module for the functions above
+    return engine.run_scenario(inp)
+
+
+# ---------------------------------------------------------------------------
 # The conformance protocol, version 1
 # ---------------------------------------------------------------------------
 
@@ -606,6 +617,7 @@ FUNCTIONS = {
     ("hosts", "preferredHost"): hosts_preferred,
     ("preference", "preference"): preference_steps,
     ("preference", "preferenceDecode"): preference_decode,
+    ("scenarios", "scenario"): scenario,
 }
 
 
