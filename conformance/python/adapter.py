@@ -556,16 +556,19 @@ class DecodeError(Exception):
 
 
 def decode_preference(text):
-    """'' is nothing; else exactly 'v1 TRANSPORT UNIXMS REASON', single spaces."""
+    """'' is nothing; else exactly 'v1 TRANSPORT UNIXMS REASON', single spaces,
+    at most 64 bytes of UTF-8 (counted first), UNIXMS at most 2^53 - 1."""
     if text == "":
         return NOTHING
+    if len(text.encode("utf-8", "surrogatepass")) > 64:
+        raise DecodeError("Preference")
     parts = text.split(" ")
     if len(parts) != 4 or parts[0] != "v1":
         raise DecodeError("Preference")
     transport, at, reason = parts[1:]
     if transport not in ("websocket", "http"):
         raise DecodeError("Preference.Transport")
-    if not (at.isascii() and at.isdigit()) or int(at) > 2**63 - 1:
+    if not (at.isascii() and at.isdigit()) or int(at) > 2**53 - 1:
         raise DecodeError("Preference.At")
     if reason not in REASONS:
         raise DecodeError("Preference.Reason")

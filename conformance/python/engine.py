@@ -558,6 +558,12 @@ class Engine:
         self.cancel_attempt_timers()
         if t.kind == "websocket":
             self.dispose_all(keep=t)
+        else:
+            # WH-CONNECTING-opening-ws-at-http-activation-1: rule 3 applied
+            # at activation: a websocket not in upgrade mode still opening.
+            for o in list(self.transports):
+                if o.kind == "websocket" and o.mode != "upgrade" and o.status == "opening":
+                    self.dispose(o)
         if self.uses_preference() and not self.hold_in_force():
             self.pref = ad.remembered(t.kind, self.wall_ms(), "connected")
         if self.state != "connected":
