@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // FaultNames lists the named faults of NamedFault, for the demo's help.
@@ -79,7 +80,7 @@ var namedFaults = map[string]func(p FaultParams) (ProfileFaults, error){
 func NamedFault(name string, p FaultParams) (ProfileFaults, error) {
 	f := namedFaults[name]
 	if f == nil {
-		return ProfileFaults{}, fmt.Errorf("unknown fault %q (known: %v)", name, FaultNames())
+		return ProfileFaults{}, fmt.Errorf("unknown fault %q; the faults are: %s", name, strings.Join(FaultNames(), ", "))
 	}
 	pf, err := f(p)
 	if err != nil || p.Latency == (Dist{}) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,8 +17,7 @@ import (
 // compare runs each profile of a profile file in the simulator and on
 // real sockets, and prints the Markdown table of the README.
 func compare(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("lab compare", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := newFlags("lab compare", "usage: lab compare [flags]", out)
 	file := fs.String("profile-file", "profiles.json", "the profile file (the simulator's --profile-file format)")
 	names := fs.String("profiles", "all", "profiles to run, comma-separated, or all")
 	clients := fs.Int("clients", 200, "clients per profile on each side, 1 to 5000")
@@ -27,7 +25,7 @@ func compare(args []string, out io.Writer) error {
 	horizon := fs.Duration("horizon", time.Minute, "a client not connected after this long counts as this long")
 	spread := fs.Duration("spread", 2*time.Second, "spread the lab's connect requests over this long")
 	seed := fs.Uint64("seed", 1, "seed of both sides' draws")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *clients < 1 || *clients > 5000 || *shortCircuit <= 0 || *horizon <= 0 || *spread < 0 {

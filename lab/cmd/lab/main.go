@@ -56,8 +56,7 @@ func main() {
 // the one-line summary. It returns nil when the run completed, whatever
 // the fault did to the clients.
 func demo(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := newFlags("lab", usage, out)
 	fault := fs.String("fault", "none", "the fault: "+strings.Join(lab.FaultNames(), ", "))
 	clients := fs.Int("clients", 10, "runner-driven clients, 1 to 20000")
 	status := fs.Int("status", 403, "the status reject-websocket answers (400 to 599)")
@@ -71,7 +70,7 @@ func demo(args []string, out io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the server's fault and latency draws")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	wire := fs.Bool("wire", false, "also print what the server sees on each connection (request, rejected, viable, connected, closed, …)")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	switch {

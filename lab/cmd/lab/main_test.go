@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"flag"
+	"io"
 	"strings"
 	"testing"
 )
@@ -53,5 +56,40 @@ func TestCompareAndStormRunSmall(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "| reconnected | 5 | 5 |") {
 		t.Fatalf("storm:\n%s", out.String())
+	}
+}
+
+// What a newcomer mistypes gets one line naming it; -h lists the
+// subcommands.
+func TestCommandLineEdges(t *testing.T) {
+	for _, c := range []struct {
+		run  func([]string, io.Writer) error
+		args []string
+		want string
+	}{
+		{demo, []string{"stray"}, `unexpected argument "stray": lab takes flags only`},
+		{demo, []string{"-fault", "bogus"}, `unknown fault "bogus"; the faults are: blackhole-websocket, check-hangs, drop`},
+		{demo, []string{"-bogus"}, "unknown flag -bogus (run 'lab -h' for the flags)"},
+		{compare, []string{"-nope"}, "unknown flag -nope (run 'lab compare -h' for the flags)"},
+		{storm, []string{"-clients", "5", "extra"}, `unexpected argument "extra": lab storm takes flags only`},
+		{soak, []string{"more"}, `unexpected argument "more": lab soak takes flags only`},
+	} {
+		var out bytes.Buffer
+		err := c.run(c.args, &out)
+		if err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: err %v, want %q", c.args, err, c.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%q: printed the help on an error:\n%s", c.args, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := demo([]string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+	for _, want := range []string{"lab compare [flags]", "lab storm [flags]", "lab soak [flags]", "-fault string"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,13 +17,12 @@ var errViolations = errors.New("invariant violations")
 // soak runs the chaos soak and prints its one-line summary; it fails when
 // any invariant was violated.
 func soak(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("lab soak", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := newFlags("lab soak", "usage: lab soak [flags]", out)
 	clients := fs.Int("clients", 200, "runner-driven clients, 1 to 20000")
 	duration := fs.Duration("duration", 60*time.Second, "the soak's length")
 	seed := fs.Uint64("seed", 1, "seed of the fault schedule and the server's draws")
 	verbose := fs.Bool("v", false, "print each phase and fault switch to stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *clients < 1 || *clients > 20000 || *duration <= 0 || *duration > 24*time.Hour {

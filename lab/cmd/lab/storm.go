@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,7 @@ import (
 // prints attempts over time beside the simulator's storm with the same
 // parameters.
 func storm(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("lab storm", flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs := newFlags("lab storm", "usage: lab storm [flags]", out)
 	clients := fs.Int("clients", 2000, "connected clients when the server restarts, 1 to 20000")
 	downtime := fs.Duration("downtime", 5*time.Second, "how long the restarting server refuses every connection")
 	capacity := fs.Int("capacity", 50, "connections the server accepts per second once up (0: no limit)")
@@ -27,7 +25,7 @@ func storm(args []string, out io.Writer) error {
 	scale := fs.Float64("scale", 1, "multiply every timeout, the downtime, the horizon and the row by this, and divide the capacity by it (0.1: ten times faster)")
 	safe := fs.Bool("safe", false, "the storm-safe options (reconnect window 1 s, retry spread 1, suspended spread 0.5, scaled)")
 	seed := fs.Uint64("seed", 1, "seed of the simulator's draws")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *clients < 1 || *clients > 20000 || *downtime < 0 || *capacity < 0 || *horizon <= 0 || *row <= 0 || !(*scale > 0 && *scale <= 1) {
