@@ -61,8 +61,8 @@ func RetryDelay(initial time.Duration, attempt int, u float64) time.Duration {
 }
 
 // delay is RTB1 for a positive (or zero) initial timeout already converted
-// to float64 and a draw u already in [0, 1]: RetryDelay and Backoff.Next
-// share it. The explicit float64 conversions forbid fusing a product and a
+// to float64 and a draw u already in [0, 1]; Backoff.Next takes the same
+// steps with initial × BackoffCoefficient(attempt) computed once. The explicit float64 conversions forbid fusing a product and a
 // sum into one instruction, so every platform rounds at the same steps.
 func delay(initial float64, attempt int, u float64) time.Duration {
 	return roundDuration(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u)))
@@ -103,12 +103,19 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // the last Reset. Each call to Next returns RetryDelay(initial, n, u) for the
 // next attempt number n and a fresh draw u, then advances n.
 //
-// With a nil Source, a Backoff made by NewBackoff draws u from its own
-// SplitMix64 stream, seeded once from math/rand/v2 when it is made: uniform
-// enough for jitter (the spec asks for "approximately uniform, not
-// cryptographic"), different in every Backoff and every process, and several
-// times cheaper than a shared generator. The zero value Backoff (initial 0,
-// so every delay is 0) draws from DefaultSource instead.
+// With a nil Source, a Backoff draws u from its own SplitMix64 stream,
+// seeded from math/rand/v2 on the first call to Next: uniform enough for
+// jitter (the spec asks for "approximately uniform, not cryptographic"),
+// different in every Backoff and every process, and several times cheaper
+// than a shared generator. The zero value is a Backoff with initial 0 (every
+// delay is 0) and a nil Source.
+//
+// Making a Backoff costs no more than writing its fields: NewBackoff
+// allocates nothing itself, so a Backoff that does not outlive its function
+// stays on the stack, and one kept in a connection's struct lives there.
+// The work that depends on initial (the four products initial ×
+// BackoffCoefficient(n) and the choice of the fast path) and the seed are
+// done once, on the first call to Next.
 //
 // Concurrency: a Backoff is not safe for concurrent use, like a *rand.Rand:
 // it is the state of one retry sequence, owned by the goroutine that runs
@@ -124,15 +131,34 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // stopping is the caller's decision.
 type Backoff struct {
 	initial time.Duration
-	initF   float64 // max(initial, 0) as a float64, for delay
 	src     Source
 	taken   int    // retries handed out since the last Reset, ≤ math.MaxInt-1
-	state   uint64 // SplitMix64 state for a nil src; 0 means DefaultSource
+	state   uint64 // the SplitMix64 state, for a nil src
+	mode    uint8  // modeUnset until the first Next, then modeFast or modeGeneral
+	// scaled[i] is max(initial, 0) × BackoffCoefficient(i+1) as delay
+	// computes it: the float64 product, rounded once.
+	scaled [4]float64
 }
+
+// The modes of a Backoff. modeFast: a nil Source and an initial small enough
+// (below 2⁵¹ ns, about 26 days) that every product lies below 2⁵², where
+// adding 0.5 and truncating rounds exactly and nothing saturates.
+const (
+	modeUnset uint8 = iota
+	modeFast
+	modeGeneral
+)
+
+// jitterUnit turns the 53 random bits k of a SplitMix64 draw, u = k × 2⁻⁵³,
+// straight into the rounded product 0.2·u: scaling by a power of two is
+// exact, so float64(k) × jitterUnit rounds to the same float64 as
+// jitterSpan × u, in one multiplication instead of two.
+const jitterUnit = jitterSpan * 0x1p-53
 
 // NewBackoff returns a Backoff for the initial retry timeout initial that
 // draws its jitter from src, or from its own seeded stream when src is nil
-// (see Backoff and Source).
+// (see Backoff and Source). It does nothing but set the two fields, so it
+// inlines into its caller and allocates nothing of its own.
 //
 // A non-positive initial gives a Backoff whose delays are all 0, as
 // RetryDelay does: it never waits. Used with github.com/cenkalti/backoff's
@@ -141,26 +167,58 @@ type Backoff struct {
 // the retries (for example with cenkalti's WithMaxRetries or
 // WithMaxTries).
 func NewBackoff(initial time.Duration, src Source) *Backoff {
-	b := &Backoff{initial: initial, initF: float64(max(initial, 0)), src: src}
-	if src == nil {
-		b.state = rand.Uint64() | 1
-	}
-	return b
+	return &Backoff{initial: initial, src: src}
 }
 
 // Next returns the delay before the next retry and advances the attempt
 // number. The first call after NewBackoff or Reset uses attempt 1. The
 // attempt number saturates at math.MaxInt, where the coefficient is 2 anyway.
 func (b *Backoff) Next() time.Duration {
-	if b.taken < math.MaxInt-1 {
-		b.taken++
+	i := b.taken // the attempt number is i+1
+	if i < math.MaxInt-1 {
+		b.taken = i + 1
 	}
-	if b.src == nil && b.state != 0 {
-		// The fast path: a SplitMix64 draw is in [0, 1) already.
+	if b.mode != modeFast {
+		return b.nextGeneral(i)
+	}
+	// The fast path, RTB1 step by step as delay computes it: the product
+	// stays below 2⁵², so adding 0.5 and truncating is roundDuration.
+	b.state += splitMix64Gamma
+	j := 1 - float64(float64(int64(splitMix64Bits(b.state)))*jitterUnit)
+	return time.Duration(float64(b.scaled[min(uint(i), 3)]*j) + 0.5)
+}
+
+// nextGeneral is Next for a Source, for an initial too large for the fast
+// path, and for the first call, which sets the Backoff up. i+1 is the
+// attempt number.
+func (b *Backoff) nextGeneral(i int) time.Duration {
+	if b.mode == modeUnset {
+		b.setUp()
+	}
+	var u float64
+	if b.src == nil {
 		b.state += splitMix64Gamma
-		return delay(b.initF, b.taken, splitMix64Unit(b.state))
+		u = float64(int64(splitMix64Bits(b.state))) * 0x1p-53
+	} else {
+		u = clampUnit(b.src.Float64())
 	}
-	return RetryDelay(b.initial, b.taken, draw(b.src))
+	return roundDuration(float64(b.scaled[min(uint(i), 3)] * (1 - float64(jitterSpan*u))))
+}
+
+// setUp computes the products of initial and the four coefficients, seeds
+// the stream of a nil Source and chooses the mode.
+func (b *Backoff) setUp() {
+	initF := float64(max(b.initial, 0))
+	for n := range b.scaled {
+		b.scaled[n] = initF * BackoffCoefficient(n+1)
+	}
+	b.mode = modeGeneral
+	if b.src == nil {
+		b.state = rand.Uint64()
+		if b.scaled[3] < 0x1p52 {
+			b.mode = modeFast
+		}
+	}
 }
 
 // NextBackOff is Next under the name github.com/cenkalti/backoff's BackOff
@@ -183,13 +241,13 @@ func (b *Backoff) Initial() time.Duration { return b.initial }
 // wrap-around is harmless.
 const splitMix64Gamma = 0x9e3779b97f4a7c15
 
-// splitMix64Unit is the SplitMix64 output function applied to state x,
-// scaled to a float64 in [0, 1) with 53 random bits.
-func splitMix64Unit(x uint64) float64 {
+// splitMix64Bits is the SplitMix64 output function applied to state x,
+// keeping its top 53 bits: the draw is u = splitMix64Bits(x) × 2⁻⁵³, in
+// [0, 1).
+func splitMix64Bits(x uint64) uint64 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
 	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) * 0x1p-53
+	return (x ^ (x >> 31)) >> 11
 }
 
 // Schedule returns the RTB1 retry schedule of initial as an iterator of

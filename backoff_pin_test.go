@@ -104,4 +104,9 @@ func TestBackoffOwnStreamIsSplitMix64AndPinned(t *testing.T) {
 }
 
 // setStreamState puts the Backoff's own SplitMix64 stream at state s.
-func setStreamState(b *Backoff, s uint64) { b.state = s }
+func setStreamState(b *Backoff, s uint64) {
+	if b.mode == modeUnset {
+		b.setUp()
+	}
+	b.state = s
+}
