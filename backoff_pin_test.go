@@ -110,3 +110,76 @@ func setStreamState(b *Backoff, s uint64) {
 	}
 	b.state = s
 }
+
+// Both paths of Next with a nil Source (the fast one, and the general one
+// for an initial of 2⁵¹ ns or more) and the boundary between them follow
+// the oracle draw by draw.
+func TestBackoffOwnStreamMatchesOracleOnBothPaths(t *testing.T) {
+	for _, initial := range []time.Duration{-5, 0, 1, 3, 15 * time.Second, 1<<51 - 1, 1 << 51, 1<<51 + 1, 1 << 52, 1<<53 + 1, math.MaxInt64 / 2, math.MaxInt64/2 + 1, math.MaxInt64} {
+		b := NewBackoff(initial, nil)
+		setStreamState(b, uint64(initial)*3+1)
+		s := uint64(initial)*3 + 1
+		n := 0
+		for i := range 40 {
+			if i%9 == 8 {
+				b.Reset()
+				n = 0
+			}
+			n++
+			u := float64(splitMix64Reference(&s)>>11) / (1 << 53)
+			if d, want := int64(b.Next()), oracleDelayNs(int64(initial), int64(n), u); d != want {
+				t.Fatalf("initial %d, call %d (attempt %d, u %v): Next() = %d, the oracle says %d", initial, i+1, n, u, d, want)
+			}
+		}
+	}
+}
+
+// A Source's draws are clamped as RetryDelay clamps them, whatever the
+// initial.
+func TestBackoffSourceDrawsOutsideTheUnitIntervalAreClamped(t *testing.T) {
+	draws := []float64{math.NaN(), -1, 2, math.Inf(1), math.Inf(-1), 1, 0, 0.5, 1 - 0x1p-53}
+	for _, initial := range []time.Duration{1, 15 * time.Second, 1 << 52, math.MaxInt64} {
+		src := &listSource{u: draws}
+		b := NewBackoff(initial, src)
+		for i, u := range draws {
+			if d, want := b.Next(), RetryDelay(initial, i+1, u); d != want {
+				t.Fatalf("initial %v, draw %v: Next() = %v, want %v", initial, u, d, want)
+			}
+		}
+	}
+}
+
+type listSource struct{ u []float64 }
+
+func (s *listSource) Float64() float64 {
+	u := s.u[0]
+	s.u = s.u[1:]
+	return u
+}
+
+// Making a Backoff allocates nothing when it does not outlive its function,
+// and neither does its first Next (which seeds the stream).
+func TestNewBackoffAllocatesNothingOnTheStack(t *testing.T) {
+	var sink time.Duration
+	if a := testing.AllocsPerRun(100, func() {
+		b := NewBackoff(15*time.Second, nil)
+		sink += b.Next() + b.Next()
+	}); a != 0 {
+		t.Fatalf("NewBackoff and two Next: %v allocations, want 0", a)
+	}
+	_ = sink
+}
+
+// Two Backoffs with a nil Source draw from different streams.
+func TestBackoffsDrawFromDifferentStreams(t *testing.T) {
+	a, b := NewBackoff(time.Hour, nil), NewBackoff(time.Hour, nil)
+	same := 0
+	for range 8 {
+		if a.Next() == b.Next() {
+			same++
+		}
+	}
+	if same == 8 {
+		t.Fatal("two Backoffs gave the same eight delays")
+	}
+}
