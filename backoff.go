@@ -26,14 +26,11 @@ const maxDurationFloat = float64(math.MaxInt64)
 // The results for attempts 1, 2 and 3 are the float64 values nearest to 1,
 // 4/3 and 5/3, so BackoffCoefficient(2) == 4.0/3.0.
 func BackoffCoefficient(attempt int) float64 {
-	if attempt >= 4 {
-		return maxCoefficient
-	}
-	return coefficients[max(attempt, 1)]
+	return coefficients[min(uint(max(attempt, 1)-1), 3)]
 }
 
-// coefficients holds min((n+2)/3, 2) for n = 1, 2, 3 at index n.
-var coefficients = [4]float64{1: 1, 2: 4.0 / 3.0, 3: 5.0 / 3.0}
+// coefficients holds min((n+2)/3, 2) for n = 1, 2, 3, 4 at index n-1.
+var coefficients = [4]float64{1, 4.0 / 3.0, 5.0 / 3.0, maxCoefficient}
 
 // RetryDelay returns the RTB1 retry delay for the attempt-th retry of a
 // sequence whose initial retry timeout is initial, for the uniform draw u:
@@ -62,10 +59,11 @@ func RetryDelay(initial time.Duration, attempt int, u float64) time.Duration {
 
 // delay is RTB1 for a positive (or zero) initial timeout already converted
 // to float64 and a draw u already in [0, 1]; Backoff.Next takes the same
-// steps with initial × BackoffCoefficient(attempt) computed once. The explicit float64 conversions forbid fusing a product and a
-// sum into one instruction, so every platform rounds at the same steps.
+// steps. The explicit float64 conversions forbid fusing a product and a sum
+// into one instruction (here or, once inlined, with roundDuration's + 0.5),
+// so every platform rounds at the same steps.
 func delay(initial float64, attempt int, u float64) time.Duration {
-	return roundDuration(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u)))
+	return roundDuration(float64(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u))))
 }
 
 // roundDuration rounds a number of nanoseconds d ≥ 0.8 (the least a positive
@@ -76,11 +74,11 @@ func delay(initial float64, attempt int, u float64) time.Duration {
 // truncating d + 0.5 rounds d; from 2⁵² on every float64 is an integer
 // already. This is math.Round's result at a third of its cost.
 func roundDuration(d float64) time.Duration {
+	if d < 0x1p52 { // the common case first: one comparison
+		return time.Duration(d + 0.5)
+	}
 	if d >= maxDurationFloat {
 		return math.MaxInt64
-	}
-	if d < 0x1p52 {
-		d += 0.5
 	}
 	return time.Duration(d)
 }
@@ -113,9 +111,8 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // Making a Backoff costs no more than writing its fields: NewBackoff
 // allocates nothing itself, so a Backoff that does not outlive its function
 // stays on the stack, and one kept in a connection's struct lives there.
-// The work that depends on initial (the four products initial ×
-// BackoffCoefficient(n) and the choice of the fast path) and the seed are
-// done once, on the first call to Next.
+// The seed, initial's conversion to float64 and the choice of Next's fast
+// path are done once, on the first call to Next.
 //
 // Concurrency: a Backoff is not safe for concurrent use, like a *rand.Rand:
 // it is the state of one retry sequence, owned by the goroutine that runs
@@ -134,10 +131,8 @@ type Backoff struct {
 	src     Source
 	taken   int    // retries handed out since the last Reset, ≤ math.MaxInt-1
 	state   uint64 // the SplitMix64 state, for a nil src
-	mode    uint8  // modeUnset until the first Next, then modeFast or modeGeneral
-	// scaled[i] is max(initial, 0) × BackoffCoefficient(i+1) as delay
-	// computes it: the float64 product, rounded once.
-	scaled [4]float64
+	initF   float64 // max(initial, 0) as a float64, set by the first Next
+	mode    uint8   // modeUnset until the first Next, then modeFast or modeGeneral
 }
 
 // The modes of a Backoff. modeFast: a nil Source and an initial small enough
@@ -185,7 +180,7 @@ func (b *Backoff) Next() time.Duration {
 	// stays below 2⁵², so adding 0.5 and truncating is roundDuration.
 	b.state += splitMix64Gamma
 	j := 1 - float64(float64(int64(splitMix64Bits(b.state)))*jitterUnit)
-	return time.Duration(float64(b.scaled[min(uint(i), 3)]*j) + 0.5)
+	return time.Duration(float64(float64(b.initF*coefficients[min(uint(i), 3)])*j) + 0.5)
 }
 
 // nextGeneral is Next for a Source, for an initial too large for the fast
@@ -202,20 +197,17 @@ func (b *Backoff) nextGeneral(i int) time.Duration {
 	} else {
 		u = clampUnit(b.src.Float64())
 	}
-	return roundDuration(float64(b.scaled[min(uint(i), 3)] * (1 - float64(jitterSpan*u))))
+	return roundDuration(float64(float64(b.initF*coefficients[min(uint(i), 3)]) * (1 - float64(jitterSpan*u))))
 }
 
-// setUp computes the products of initial and the four coefficients, seeds
-// the stream of a nil Source and chooses the mode.
+// setUp converts initial, seeds the stream of a nil Source and chooses the
+// mode.
 func (b *Backoff) setUp() {
-	initF := float64(max(b.initial, 0))
-	for n := range b.scaled {
-		b.scaled[n] = initF * BackoffCoefficient(n+1)
-	}
+	b.initF = float64(max(b.initial, 0))
 	b.mode = modeGeneral
 	if b.src == nil {
 		b.state = rand.Uint64()
-		if b.scaled[3] < 0x1p52 {
+		if 2*b.initF < 0x1p52 {
 			b.mode = modeFast
 		}
 	}

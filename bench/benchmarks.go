@@ -297,7 +297,7 @@ var All = []Benchmark{
 	}},
 
 	// (f): (d) and the first delay, under the same escape conditions as (d).
-	{Op: "f-construct-next", Lib: "reconnect", Note: "the first Next seeds the stream and computes initial × the four coefficients", Fn: func(b *testing.B) {
+	{Op: "f-construct-next", Lib: "reconnect", Note: "the first Next seeds the stream", Fn: func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			Sink += reconnect.NewBackoff(initial, nil).Next()
