@@ -129,8 +129,8 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 type Backoff struct {
 	initial time.Duration
 	src     Source
-	taken   int    // retries handed out since the last Reset, ≤ math.MaxInt-1
-	state   uint64 // the SplitMix64 state, for a nil src
+	taken   int     // retries handed out since the last Reset, ≤ math.MaxInt-1
+	state   uint64  // the SplitMix64 state, for a nil src
 	initF   float64 // max(initial, 0) as a float64, set by the first Next
 	mode    uint8   // modeUnset until the first Next, then modeFast or modeGeneral
 }
