@@ -26,7 +26,8 @@
 # The benchmarks are found by name in every package of the module (./...)
 # of each tree, so a benchmark that moved to another package is still
 # compared with itself (benchstat is told to ignore the package). One that
-# exists in only one tree is reported and not compared. The "current tree"
+# exists in only one tree is reported and not compared; a name must be
+# unique among the packages of one tree. The "current tree"
 # is the working tree as it is, uncommitted changes included; the base is a
 # temporary `git worktree` of BASE_COMMIT, always removed on exit.
 set -euo pipefail
@@ -110,7 +111,7 @@ if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP" && cp "$tmp/base.txt" "$tmp/head.txt" "$KEEP/"
 fi
 
-names() { grep -oE '^Benchmark[^ 	]+' "$1" | sed -E 's/-[0-9]+$//' | sort -u; }
+names() { grep -oE '^Benchmark[^ 	]+' "$1" | sed -E 's/^Benchmark//; s/-[0-9]+$//' | sort -u; }
 names "$tmp/base.txt" >"$tmp/base.names"
 names "$tmp/head.txt" >"$tmp/head.names"
 only_base=$(comm -23 "$tmp/base.names" "$tmp/head.names")
