@@ -3,6 +3,7 @@ package reconnect
 import (
 	"iter"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 )
@@ -101,7 +102,7 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // the last Reset. Each call to Next returns RetryDelay(initial, n, u) for the
 // next attempt number n and a fresh draw u, then advances n.
 //
-// With a nil Source, a Backoff draws u from its own SplitMix64 stream,
+// With a nil Source, a Backoff draws u from its own wyrand stream,
 // seeded from math/rand/v2 on the first call to Next: uniform enough for
 // jitter (the spec asks for "approximately uniform, not cryptographic"),
 // different in every Backoff and every process, and several times cheaper
@@ -130,7 +131,7 @@ type Backoff struct {
 	initial time.Duration
 	src     Source
 	taken   int     // retries handed out since the last Reset, ≤ math.MaxInt-1
-	state   uint64  // the SplitMix64 state, for a nil src
+	state   uint64  // the wyrand state, for a nil src
 	initF   float64 // max(initial, 0) as a float64, set by the first Next
 	mode    uint8   // modeUnset until the first Next, then modeFast or modeGeneral
 }
@@ -144,7 +145,7 @@ const (
 	modeGeneral
 )
 
-// jitterUnit turns the 53 random bits k of a SplitMix64 draw, u = k × 2⁻⁵³,
+// jitterUnit turns the 53 random bits k of a wyrand draw, u = k × 2⁻⁵³,
 // straight into the rounded product 0.2·u: scaling by a power of two is
 // exact, so float64(k) × jitterUnit rounds to the same float64 as
 // jitterSpan × u, in one multiplication instead of two.
@@ -178,8 +179,8 @@ func (b *Backoff) Next() time.Duration {
 	}
 	// The fast path, RTB1 step by step as delay computes it: the product
 	// stays below 2⁵², so adding 0.5 and truncating is roundDuration.
-	b.state += splitMix64Gamma
-	j := 1 - float64(float64(int64(splitMix64Bits(b.state)))*jitterUnit)
+	b.state += wyrandIncrement
+	j := 1 - float64(float64(int64(wyrandBits(b.state)))*jitterUnit)
 	return time.Duration(float64(float64(b.initF*coefficients[min(uint(i), 3)])*j) + 0.5)
 }
 
@@ -192,8 +193,8 @@ func (b *Backoff) nextGeneral(i int) time.Duration {
 	}
 	var u float64
 	if b.src == nil {
-		b.state += splitMix64Gamma
-		u = float64(int64(splitMix64Bits(b.state))) * 0x1p-53
+		b.state += wyrandIncrement
+		u = float64(int64(wyrandBits(b.state))) * 0x1p-53
 	} else {
 		u = clampUnit(b.src.Float64())
 	}
@@ -228,18 +229,22 @@ func (b *Backoff) Attempt() int { return b.taken + 1 }
 // Initial returns the initial retry timeout the Backoff was built with.
 func (b *Backoff) Initial() time.Duration { return b.initial }
 
-// splitMix64Gamma is the SplitMix64 increment: the odd integer nearest
-// 2⁶⁴/φ. Adding it modulo 2⁶⁴ visits every state once per 2⁶⁴ draws, so the
-// wrap-around is harmless.
-const splitMix64Gamma = 0x9e3779b97f4a7c15
+// wyrandIncrement and wyrandMix are the constants of wyrand, the generator
+// of Wang Yi's wyhash (the one Go's runtime used for its fastrand from Go
+// 1.17 to 1.21): the state advances by wyrandIncrement, an odd number, so it
+// visits every value once per 2⁶⁴ draws; each output is the xor of the two
+// halves of the 128-bit product state × (state ^ wyrandMix). It passes
+// BigCrush and PractRand, and costs one multiplication.
+const (
+	wyrandIncrement = 0xa0761d6478bd642f
+	wyrandMix       = 0xe7037ed1a0b428db
+)
 
-// splitMix64Bits is the SplitMix64 output function applied to state x,
-// keeping its top 53 bits: the draw is u = splitMix64Bits(x) × 2⁻⁵³, in
-// [0, 1).
-func splitMix64Bits(x uint64) uint64 {
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return (x ^ (x >> 31)) >> 11
+// wyrandBits is wyrand's output for state x, keeping its top 53 bits: the
+// draw is u = wyrandBits(x) × 2⁻⁵³, in [0, 1).
+func wyrandBits(x uint64) uint64 {
+	hi, lo := bits.Mul64(x, x^wyrandMix)
+	return (hi ^ lo) >> 11
 }
 
 // Schedule returns the RTB1 retry schedule of initial as an iterator of

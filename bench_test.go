@@ -31,7 +31,7 @@ func BenchmarkBackoffCoefficient(b *testing.B) {
 }
 
 // BenchmarkBackoffNextNilSource measures Next with a nil Source: the
-// Backoff's own SplitMix64 stream, not DefaultSource.
+// Backoff's own wyrand stream, not DefaultSource.
 func BenchmarkBackoffNextNilSource(b *testing.B) {
 	b.ReportAllocs()
 	bo := NewBackoff(15*time.Second, nil)

@@ -44,7 +44,7 @@ func clampUnit(u float64) float64 {
 //
 // A nil Source means the default, which is one of two unseeded streams,
 // both uniform and different in every process: a Backoff draws from its
-// own SplitMix64 stream, seeded from math/rand/v2 on its first Next
+// own wyrand stream, seeded from math/rand/v2 on its first Next
 // (several times cheaper than a shared generator); everything
 // else that takes a Source (Schedule, AppendHostOrder, Config.Source)
 // draws from DefaultSource. Pass a seeded *rand.Rand to reproduce a
