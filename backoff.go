@@ -73,10 +73,12 @@ func delay(initial float64, attempt int, u float64) time.Duration {
 //
 // Below 2⁵² adding 0.5 is exact or rounds without crossing an integer, so
 // truncating d + 0.5 rounds d; from 2⁵² on every float64 is an integer
-// already. This is math.Round's result at a third of its cost.
+// already. This is math.Round's result at a third of its cost. The
+// conversion float64(d) keeps a caller's product, once inlined, from being
+// fused with the + 0.5.
 func roundDuration(d float64) time.Duration {
 	if d < 0x1p52 { // the common case first: one comparison
-		return time.Duration(d + 0.5)
+		return time.Duration(float64(d) + 0.5)
 	}
 	if d >= maxDurationFloat {
 		return math.MaxInt64
