@@ -3,7 +3,7 @@
 // standard benchmark format (for benchstat), and prints a Markdown table of
 // medians with each library's ratio to reconnect, per operation.
 //
-//	go run ./cmd/compare -count 6 -benchtime 300ms -raw results.txt
+//	go run ./cmd/compare -count 16 -benchtime 150ms -raw results.txt
 //
 // Statistics come from golang.org/x/perf (benchstat's own packages): the
 // median with its confidence interval, assuming nothing about the
