@@ -3,6 +3,7 @@ package reconnect
 import (
 	"iter"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 )
@@ -26,14 +27,11 @@ const maxDurationFloat = float64(math.MaxInt64)
 // The results for attempts 1, 2 and 3 are the float64 values nearest to 1,
 // 4/3 and 5/3, so BackoffCoefficient(2) == 4.0/3.0.
 func BackoffCoefficient(attempt int) float64 {
-	if attempt >= 4 {
-		return maxCoefficient
-	}
-	return coefficients[max(attempt, 1)]
+	return coefficients[min(uint(max(attempt, 1)-1), 3)]
 }
 
-// coefficients holds min((n+2)/3, 2) for n = 1, 2, 3 at index n.
-var coefficients = [4]float64{1: 1, 2: 4.0 / 3.0, 3: 5.0 / 3.0}
+// coefficients holds min((n+2)/3, 2) for n = 1, 2, 3, 4 at index n-1.
+var coefficients = [4]float64{1, 4.0 / 3.0, 5.0 / 3.0, maxCoefficient}
 
 // RetryDelay returns the RTB1 retry delay for the attempt-th retry of a
 // sequence whose initial retry timeout is initial, for the uniform draw u:
@@ -61,11 +59,12 @@ func RetryDelay(initial time.Duration, attempt int, u float64) time.Duration {
 }
 
 // delay is RTB1 for a positive (or zero) initial timeout already converted
-// to float64 and a draw u already in [0, 1]: RetryDelay and Backoff.Next
-// share it. The explicit float64 conversions forbid fusing a product and a
-// sum into one instruction, so every platform rounds at the same steps.
+// to float64 and a draw u already in [0, 1]; Backoff.Next takes the same
+// steps. The explicit float64 conversions forbid fusing a product and a sum
+// into one instruction (here or, once inlined, with roundDuration's + 0.5),
+// so every platform rounds at the same steps.
 func delay(initial float64, attempt int, u float64) time.Duration {
-	return roundDuration(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u)))
+	return roundDuration(float64(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u))))
 }
 
 // roundDuration rounds a number of nanoseconds d ≥ 0.8 (the least a positive
@@ -74,13 +73,15 @@ func delay(initial float64, attempt int, u float64) time.Duration {
 //
 // Below 2⁵² adding 0.5 is exact or rounds without crossing an integer, so
 // truncating d + 0.5 rounds d; from 2⁵² on every float64 is an integer
-// already. This is math.Round's result at a third of its cost.
+// already. This is math.Round's result at a third of its cost. The
+// conversion float64(d) keeps a caller's product, once inlined, from being
+// fused with the + 0.5.
 func roundDuration(d float64) time.Duration {
+	if d < 0x1p52 { // the common case first: one comparison
+		return time.Duration(float64(d) + 0.5)
+	}
 	if d >= maxDurationFloat {
 		return math.MaxInt64
-	}
-	if d < 0x1p52 {
-		d += 0.5
 	}
 	return time.Duration(d)
 }
@@ -103,12 +104,18 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // the last Reset. Each call to Next returns RetryDelay(initial, n, u) for the
 // next attempt number n and a fresh draw u, then advances n.
 //
-// With a nil Source, a Backoff made by NewBackoff draws u from its own
-// SplitMix64 stream, seeded once from math/rand/v2 when it is made: uniform
-// enough for jitter (the spec asks for "approximately uniform, not
-// cryptographic"), different in every Backoff and every process, and several
-// times cheaper than a shared generator. The zero value Backoff (initial 0,
-// so every delay is 0) draws from DefaultSource instead.
+// With a nil Source, a Backoff draws u from its own wyrand stream,
+// seeded from math/rand/v2 on the first call to Next: uniform enough for
+// jitter (the spec asks for "approximately uniform, not cryptographic"),
+// different in every Backoff and every process, and several times cheaper
+// than a shared generator. The zero value is a Backoff with initial 0 (every
+// delay is 0) and a nil Source.
+//
+// Making a Backoff costs no more than writing its fields: NewBackoff
+// allocates nothing itself, so a Backoff that does not outlive its function
+// stays on the stack, and one kept in a connection's struct lives there.
+// The seed, initial's conversion to float64 and the choice of Next's fast
+// path are done once, on the first call to Next.
 //
 // Concurrency: a Backoff is not safe for concurrent use, like a *rand.Rand:
 // it is the state of one retry sequence, owned by the goroutine that runs
@@ -124,15 +131,32 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // stopping is the caller's decision.
 type Backoff struct {
 	initial time.Duration
-	initF   float64 // max(initial, 0) as a float64, for delay
 	src     Source
-	taken   int    // retries handed out since the last Reset, ≤ math.MaxInt-1
-	state   uint64 // SplitMix64 state for a nil src; 0 means DefaultSource
+	taken   int     // retries handed out since the last Reset, ≤ math.MaxInt-1
+	state   uint64  // the wyrand state, for a nil src
+	initF   float64 // max(initial, 0) as a float64, set by the first Next
+	mode    uint8   // modeUnset until the first Next, then modeFast or modeGeneral
 }
+
+// The modes of a Backoff. modeFast: a nil Source and an initial small enough
+// (below 2⁵¹ ns, about 26 days) that every product lies below 2⁵², where
+// adding 0.5 and truncating rounds exactly and nothing saturates.
+const (
+	modeUnset uint8 = iota
+	modeFast
+	modeGeneral
+)
+
+// jitterUnit turns the 53 random bits k of a wyrand draw, u = k × 2⁻⁵³,
+// straight into the rounded product 0.2·u: scaling by a power of two is
+// exact, so float64(k) × jitterUnit rounds to the same float64 as
+// jitterSpan × u, in one multiplication instead of two.
+const jitterUnit = jitterSpan * 0x1p-53
 
 // NewBackoff returns a Backoff for the initial retry timeout initial that
 // draws its jitter from src, or from its own seeded stream when src is nil
-// (see Backoff and Source).
+// (see Backoff and Source). It does nothing but set the two fields, so it
+// inlines into its caller and allocates nothing of its own.
 //
 // A non-positive initial gives a Backoff whose delays are all 0, as
 // RetryDelay does: it never waits. Used with github.com/cenkalti/backoff's
@@ -141,26 +165,55 @@ type Backoff struct {
 // the retries (for example with cenkalti's WithMaxRetries or
 // WithMaxTries).
 func NewBackoff(initial time.Duration, src Source) *Backoff {
-	b := &Backoff{initial: initial, initF: float64(max(initial, 0)), src: src}
-	if src == nil {
-		b.state = rand.Uint64() | 1
-	}
-	return b
+	return &Backoff{initial: initial, src: src}
 }
 
 // Next returns the delay before the next retry and advances the attempt
 // number. The first call after NewBackoff or Reset uses attempt 1. The
 // attempt number saturates at math.MaxInt, where the coefficient is 2 anyway.
 func (b *Backoff) Next() time.Duration {
-	if b.taken < math.MaxInt-1 {
-		b.taken++
+	i := b.taken // the attempt number is i+1
+	if i < math.MaxInt-1 {
+		b.taken = i + 1
 	}
-	if b.src == nil && b.state != 0 {
-		// The fast path: a SplitMix64 draw is in [0, 1) already.
-		b.state += splitMix64Gamma
-		return delay(b.initF, b.taken, splitMix64Unit(b.state))
+	if b.mode != modeFast {
+		return b.nextGeneral(i)
 	}
-	return RetryDelay(b.initial, b.taken, draw(b.src))
+	// The fast path, RTB1 step by step as delay computes it: the product
+	// stays below 2⁵², so adding 0.5 and truncating is roundDuration.
+	b.state += wyrandIncrement
+	j := 1 - float64(float64(int64(wyrandBits(b.state)))*jitterUnit)
+	return time.Duration(float64(float64(b.initF*coefficients[min(uint(i), 3)])*j) + 0.5)
+}
+
+// nextGeneral is Next for a Source, for an initial too large for the fast
+// path, and for the first call, which sets the Backoff up. i+1 is the
+// attempt number.
+func (b *Backoff) nextGeneral(i int) time.Duration {
+	if b.mode == modeUnset {
+		b.setUp()
+	}
+	var u float64
+	if b.src == nil {
+		b.state += wyrandIncrement
+		u = float64(int64(wyrandBits(b.state))) * 0x1p-53
+	} else {
+		u = clampUnit(b.src.Float64())
+	}
+	return roundDuration(float64(float64(b.initF*coefficients[min(uint(i), 3)]) * (1 - float64(jitterSpan*u))))
+}
+
+// setUp converts initial, seeds the stream of a nil Source and chooses the
+// mode.
+func (b *Backoff) setUp() {
+	b.initF = float64(max(b.initial, 0))
+	b.mode = modeGeneral
+	if b.src == nil {
+		b.state = rand.Uint64()
+		if 2*b.initF < 0x1p52 {
+			b.mode = modeFast
+		}
+	}
 }
 
 // NextBackOff is Next under the name github.com/cenkalti/backoff's BackOff
@@ -178,18 +231,22 @@ func (b *Backoff) Attempt() int { return b.taken + 1 }
 // Initial returns the initial retry timeout the Backoff was built with.
 func (b *Backoff) Initial() time.Duration { return b.initial }
 
-// splitMix64Gamma is the SplitMix64 increment: the odd integer nearest
-// 2⁶⁴/φ. Adding it modulo 2⁶⁴ visits every state once per 2⁶⁴ draws, so the
-// wrap-around is harmless.
-const splitMix64Gamma = 0x9e3779b97f4a7c15
+// wyrandIncrement and wyrandMix are the constants of wyrand, the generator
+// of Wang Yi's wyhash (the one Go's runtime used for its fastrand from Go
+// 1.17 to 1.21): the state advances by wyrandIncrement, an odd number, so it
+// visits every value once per 2⁶⁴ draws; each output is the xor of the two
+// halves of the 128-bit product state × (state ^ wyrandMix). It passes
+// BigCrush and PractRand, and costs one multiplication.
+const (
+	wyrandIncrement = 0xa0761d6478bd642f
+	wyrandMix       = 0xe7037ed1a0b428db
+)
 
-// splitMix64Unit is the SplitMix64 output function applied to state x,
-// scaled to a float64 in [0, 1) with 53 random bits.
-func splitMix64Unit(x uint64) float64 {
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	x ^= x >> 31
-	return float64(x>>11) * 0x1p-53
+// wyrandBits is wyrand's output for state x, keeping its top 53 bits: the
+// draw is u = wyrandBits(x) × 2⁻⁵³, in [0, 1).
+func wyrandBits(x uint64) uint64 {
+	hi, lo := bits.Mul64(x, x^wyrandMix)
+	return (hi ^ lo) >> 11
 }
 
 // Schedule returns the RTB1 retry schedule of initial as an iterator of

@@ -75,8 +75,12 @@ func proseLines(md string) map[int]string {
 func headingAnchors(md string) map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	for _, l := range proseLines(md) {
-		if !strings.HasPrefix(l, "#") {
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if fence.MatchString(l) {
+			in = !in
+		}
+		if in || !strings.HasPrefix(l, "#") {
 			continue
 		}
 		h := strings.TrimSpace(strings.TrimLeft(l, "#"))

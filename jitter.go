@@ -43,9 +43,9 @@ func clampUnit(u float64) float64 {
 // *rand.Rand is not.
 //
 // A nil Source means the default, which is one of two unseeded streams,
-// both uniform and different in every process: a Backoff made by
-// NewBackoff draws from its own SplitMix64 stream, seeded once from
-// math/rand/v2 (several times cheaper than a shared generator); everything
+// both uniform and different in every process: a Backoff draws from its
+// own wyrand stream, seeded from math/rand/v2 on its first Next
+// (several times cheaper than a shared generator); everything
 // else that takes a Source (Schedule, AppendHostOrder, Config.Source)
 // draws from DefaultSource. Pass a seeded *rand.Rand to reproduce a
 // sequence.
@@ -56,7 +56,7 @@ type Source interface {
 // DefaultSource returns the package's default Source: math/rand/v2's
 // top-level Float64, which is safe for concurrent use, needs no seeding and
 // is seeded differently in every process. It is what a nil Source means,
-// except in NewBackoff (see Source). Use a seeded *rand.Rand instead to
+// except in a Backoff (see Source). Use a seeded *rand.Rand instead to
 // reproduce a sequence.
 func DefaultSource() Source { return defaultSource{} }
 

@@ -3,7 +3,7 @@
 // standard benchmark format (for benchstat), and prints a Markdown table of
 // medians with each library's ratio to reconnect, per operation.
 //
-//	go run ./cmd/compare -count 6 -benchtime 300ms -raw results.txt
+//	go run ./cmd/compare -count 16 -benchtime 150ms -raw results.txt
 //
 // Statistics come from golang.org/x/perf (benchstat's own packages): the
 // median with its confidence interval, assuming nothing about the
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,7 +32,13 @@ func main() {
 	count := flag.Int("count", 6, "rounds; every benchmark runs once per round, in turn")
 	benchtime := flag.String("benchtime", "300ms", "time per benchmark run")
 	raw := flag.String("raw", "", "also write the raw results to this file (benchstat reads it)")
+	only := flag.String("run", "", "run only the benchmarks whose operation/library matches this regular expression")
 	flag.Parse()
+	match, err := regexp.Compile(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare: -run:", err)
+		os.Exit(2)
+	}
 	if *count < 1 || *count > 100 {
 		fmt.Fprintln(os.Stderr, "compare: -count must be between 1 and 100")
 		os.Exit(2)
@@ -45,6 +52,9 @@ func main() {
 	for round := 1; round <= *count; round++ {
 		fmt.Fprintf(os.Stderr, "round %d/%d\n", round, *count)
 		for _, x := range bench.All {
+			if !match.MatchString(x.Op + "/" + x.Lib) {
+				continue
+			}
 			r := testing.Benchmark(x.Fn)
 			fmt.Fprintf(&out, "BenchmarkAll/%s/%s-%d\t%d\t%.2f ns/op\t%d B/op\t%d allocs/op\n",
 				x.Op, x.Lib, runtime.GOMAXPROCS(0), r.N, float64(r.T.Nanoseconds())/float64(r.N), r.AllocedBytesPerOp(), r.AllocsPerOp())
