@@ -71,13 +71,6 @@ func row(id, table string, pol []string, states, events, when, spec string, pins
 		When: when, Actions: actions, Spec: spec, Pins: pins}
 }
 
-// placeholder builds a row whose behaviour is being decided elsewhere.
-func placeholder(id, table string, pol []string, states, events, when, spec string, _ []string, actions ...string) Row {
-	r := row(id, table, pol, states, events, when, spec, nil, actions...)
-	r.Placeholder = true
-	return r
-}
-
 func pins(ids ...string) []string { return ids }
 
 // Common action templates.
