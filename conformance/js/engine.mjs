@@ -508,7 +508,7 @@ export class Engine {
       const u = this.draw();
       const s = this.cfg.immediateShare;
       // u ≤ s: the wait is 0, which is the immediate reconnect.
-      const retryInNs = u < s ? 0n : BigInt(Math.round((this.cfg.reconnectWindowMs * 1e6 * (u - s)) / (1 - s)));
+      const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));
       if (retryInNs > 0n) {
         this.setState("disconnected", "dropped", { retryInNs, error: f });
         this.startTimer("retry", retryInNs);
