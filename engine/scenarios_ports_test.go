@@ -202,6 +202,65 @@ func portScenarios() []scenario {
 				stateTo("disconnected", "connecting", "reconnect"), wsFirst(2, 5000, P, "resume"), timerAt("state-ttl", 125000))},
 		}})
 
+	add(scenario{ID: "redirected-attempt-never-returns-to-the-primary", Spec: "RTN17f1, RSC15",
+		Comment: "after an RTN17f1 redirect the attempt starts on the first fallback host of the order and walks the rest of it: with httpMaxRetryCount 3 it uses the fallback hosts a, b, c and ends after c, one host fewer than an attempt from the primary",
+		Draws:   []float64{0, 0, 0, 0},
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
+			{AtMs: 5000, Event: "failed T1 disconnected:503", Expect: cat(disposeT(1), withErr(stateRetry("connected", "disconnected", "dropped", 0), "disconnected:503"),
+				stateTo("disconnected", "connecting", "reconnect"), checkC(1), timerAt("connectivity-check", 15000), timerAt("state-ttl", 125000))},
+			{AtMs: 5100, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), wsFirst(2, 5100, fbHost("a"), "resume"))},
+			{AtMs: 5200, Event: "failed T2 refused", Expect: cat(lost(2), cancelT("short-circuit"), openWith(3, 5200, "http", fbHost("a"), "resume"))},
+			{AtMs: 5300, Event: "failed T3 refused", Expect: cat(lost(3), checkC(2), timerAt("connectivity-check", 15300))},
+			{AtMs: 5400, Event: "connectivity C2 up", Expect: cat(cancelT("connectivity-check"), openWith(4, 5400, "http", fbHost("b"), "resume"))},
+			{AtMs: 5500, Event: "failed T4 refused", Expect: cat(lost(4), checkC(3), timerAt("connectivity-check", 15500))},
+			{AtMs: 5600, Event: "connectivity C3 up", Expect: cat(cancelT("connectivity-check"), openWith(5, 5600, "http", fbHost("c"), "resume"))},
+			{AtMs: 5700, Event: "failed T5 refused", Expect: cat(lost(5), withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 20700)),
+				ExpectState: "disconnected"},
+		}})
+
+	add(scenario{ID: "storm-safe-retry-spread-fractional-milliseconds", Spec: "storm-safe/RTB1",
+		Comment: "retrySpread 1, draw 0.1234567: 15000 × 1 × (1 − 0.1234567) = 13148.1495 ms, written with its decimals and no trailing zeros",
+		Config:  scenarioConfig{Endpoint: H, RetrySpread: 1},
+		Draws:   []float64{0.1234567},
+		Steps: cat3(
+			[]scenarioStep{connectAt0(H)},
+			failAttemptOnHost(1, 10, H, "clean", withErr(stateTo("connecting", "disconnected", "connect-failed")+" retryIn=13148.1495", "refused"), "timer retry at=13168.1495"),
+		)})
+
+	add(scenario{ID: "websocket-check-redirect-before-connected-is-rate-limited", Spec: "RTN17f1, RTN15a",
+		Comment: "websocket-check: a websocket that opened closes with DISCONNECTED 503 before CONNECTED (the immediate reconnect on a fallback host), and the fallback host's websocket does the same 300 ms later: within 1 s of the last immediate reconnect, so an RTB1 retry instead",
+		Config:  wc,
+		Draws:   []float64{0, 0, 0, 0},
+		Steps: []scenarioStep{
+			wsCheckStart(P),
+			{AtMs: 100, Event: "viable T1", Expect: cat(cancelT(connectT(1)), cancelT("websocket-slow"), cancelT("websocket-give-up"))},
+			{AtMs: 200, Event: "closed T1 disconnected:503", Expect: cat(disposeT(1), cancelT("attempt"), withErr(stateRetry("connecting", "disconnected", "dropped", 0), "disconnected:503"),
+				stateTo("disconnected", "connecting", "reconnect"), timerAt("attempt", 20200), timerAt("websocket-slow", 4200), timerAt("websocket-give-up", 10200),
+				checkC(1), timerAt("connectivity-check", 10200))},
+			{AtMs: 300, Event: "connectivity C1 up", Expect: cat(cancelT("connectivity-check"), openWith(2, 300, "websocket", fbHost("a"), "clean"))},
+			{AtMs: 400, Event: "viable T2", Expect: cat(cancelT(connectT(2)), cancelT("websocket-slow"), cancelT("websocket-give-up"))},
+			{AtMs: 500, Event: "closed T2 disconnected:503", Expect: cat(disposeT(2), cancelT("attempt"),
+				withErr(stateRetry("connecting", "disconnected", "dropped", 15000), "disconnected:503"), timerAt("retry", 15500)), ExpectState: "disconnected"},
+		}})
+
+	add(scenario{ID: "storm-safe-reconnect-window-replaced-at-suspended-retries", Spec: "storm-safe: reconnect window; RTN14e",
+		Comment: "websocket-check, reconnectWindowMs 4 s, connectionStateTtl 5 s: a DISCONNECTED 503 before CONNECTED waits 3600 ms in the window, connectionStateTtl passes first; SUSPENDED replaces the window's retry, so the next attempt's reason is retry, not reconnect (the RTN17f1 redirect still pending)",
+		Config:  scenarioConfig{Policy: "websocket-check", ReconnectWindowMs: 4000, ConnectionStateTTLMs: 5000},
+		Draws:   []float64{0.9},
+		Steps: []scenarioStep{
+			{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"),
+				timerAt("attempt", 20000), timerAt("websocket-slow", 4000), timerAt("websocket-give-up", 10000),
+				openWith(1, 0, "websocket", P, "clean"), timerAt("state-ttl", 5000))},
+			{AtMs: 100, Event: "viable T1", Expect: cat(cancelT(connectT(1)), cancelT("websocket-slow"), cancelT("websocket-give-up"))},
+			{AtMs: 2000, Event: "closed T1 disconnected:503", Expect: cat(disposeT(1), cancelT("attempt"),
+				withErr(stateRetry("connecting", "disconnected", "dropped", 3600), "disconnected:503"), timerAt("retry", 5600))},
+			{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), withErr(stateRetry("disconnected", "suspended", "state-ttl", 30000), "disconnected:503"), timerAt("retry", 35000))},
+			{AtMs: 35000, Event: "timer retry", Expect: cat(stateTo("suspended", "connecting", "retry"), timerAt("attempt", 55000), timerAt("websocket-slow", 39000),
+				timerAt("websocket-give-up", 45000), checkC(1), timerAt("connectivity-check", 45000))},
+		}})
+
 	// The flapping window, first to last, includes its end: drops at 10 s,
 	// 110 s, 210 s and 310 s are four within 300 s.
 	flap := []scenarioStep{connectAt0(P), {AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)}}
