@@ -652,6 +652,7 @@ export class Engine {
   onStateTtl() {
     if (this.state === "disconnected") {
       this.cancelTimer("retry");
+      this.windowDue = false; // SUSPENDED replaces the reconnect window's retry
       this.ttlPassed = true;
       const error = this.stateError;
       const retryInNs = this.suspendedNs();
