@@ -261,6 +261,28 @@ func portScenarios() []scenario {
 				timerAt("websocket-give-up", 45000), checkC(1), timerAt("connectivity-check", 45000))},
 		}})
 
+	add(scenario{ID: "storm-safe-reconnect-window-fractional-milliseconds", Spec: "storm-safe: reconnect window",
+		Comment: "reconnectWindowMs 10 s, immediateShare 0, draw 0.12345671: the wait 10000 × 0.12345671 = 1234.5671 ms, rounded to the nanosecond, not the millisecond",
+		Config:  scenarioConfig{ReconnectWindowMs: 10000},
+		Draws:   []float64{0.12345671},
+		Steps: []scenarioStep{
+			connectAt0(P),
+			{AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)},
+			{AtMs: 5000, Event: "closed T1", Expect: cat(disposeT(1), stateTo("connected", "disconnected", "dropped")+" retryIn=1234.5671",
+				"timer retry at=6234.5671", timerAt("state-ttl", 125000))},
+		}})
+
+	add(scenario{ID: "storm-safe-suspended-spread-fractional-milliseconds", Spec: "storm-safe/RTN14e",
+		Comment: "suspendedSpread 1, draw 0.1234567 at connectionStateTtl: 30000 × (1 − 0.1234567) = 26296.299 ms",
+		Config:  scenarioConfig{Endpoint: H, ConnectionStateTTLMs: 5000, SuspendedSpread: 1},
+		Draws:   []float64{0, 0.1234567},
+		Steps: []scenarioStep{
+			{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"), wsFirst(1, 0, H, "clean"), timerAt("state-ttl", 5000))},
+			{AtMs: 10, Event: "failed T1 refused", Expect: cat(lost(1), cancelT("short-circuit"), openWith(2, 10, "http", H, "clean"))},
+			{AtMs: 20, Event: "failed T2 refused", Expect: cat(lost(2), withErr(stateRetry("connecting", "disconnected", "connect-failed", 15000), "refused"), timerAt("retry", 15020))},
+			{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), withErr(stateTo("disconnected", "suspended", "state-ttl")+" retryIn=26296.299", "refused"), "timer retry at=31296.299")},
+		}})
+
 	// The flapping window, first to last, includes its end: drops at 10 s,
 	// 110 s, 210 s and 310 s are four within 300 s.
 	flap := []scenarioStep{connectAt0(P), {AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)}}

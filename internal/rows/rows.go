@@ -440,7 +440,7 @@ var All = []Row{
 	// ---- Storm-safe options (opt-in) ----
 	row("SS-CONNECTED-drop-window-1", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"reconnectWindowMs W > 0 and one draw u > immediateShare s: DISCONNECTED with retryIn W × (u − s)/(1 − s) (no retry number), then the state-TTL timer; the reconnect comes when that retry timer fires (ALL-DISCONNECTED-timer-retry-1, reason reconnect)",
-		"storm-safe: reconnect window", pins("storm-safe-reconnect-window", "storm-safe-reconnect-window-immediate-share"),
+		"storm-safe: reconnect window", pins("storm-safe-reconnect-window", "storm-safe-reconnect-window-immediate-share", "storm-safe-reconnect-window-fractional-milliseconds"),
 		disposeTn, any_, "state connected disconnected dropped retryIn=<wait> …", retryTimer, ttlTimer),
 	row("SS-CONNECTED-drop-window-immediate-2", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"reconnectWindowMs > 0 and the draw u ≤ immediateShare s (u = s makes the wait 0, which is the immediate reconnect): as ALL-CONNECTED-drop-1",
@@ -452,7 +452,7 @@ var All = []Row{
 		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("SS-DISCONNECTED-suspended-spread-1", "storm", allP, "disconnected|connecting", "timer state-ttl / failed T<n> <failure>",
 		"suspendedSpread s > 0: every SUSPENDED retry waits suspendedRetryTimeout × (1 − s·u), one draw each",
-		"storm-safe: suspended spread", pins("storm-safe-suspended-spread"),
+		"storm-safe: suspended spread", pins("storm-safe-suspended-spread", "storm-safe-suspended-spread-fractional-milliseconds"),
 		any_, "state <from> suspended <reason> retryIn=<retryIn> …", retryTimer),
 
 	// ---- Time ----
