@@ -283,6 +283,17 @@ func portScenarios() []scenario {
 			{AtMs: 5000, Event: "timer state-ttl", Expect: cat(cancelT("retry"), withErr(stateTo("disconnected", "suspended", "state-ttl")+" retryIn=26296.299", "refused"), "timer retry at=31296.299")},
 		}})
 
+	add(scenario{ID: "preference-background-check-counts-after-close", Spec: "transport preference",
+		Comment: "websocket-first with rememberTransport: a close while connecting on the remembered HTTP does not end its background websocket check; its late up forgets the remembered HTTP, so the next connect opens the websocket first",
+		Config:  scenarioConfig{RememberTransport: true, Preference: rememberedHTTP},
+		Steps: []scenarioStep{
+			{AtMs: 0, Event: "connect", Expect: cat(stateTo("initialized", "connecting", "connect-requested"), wsCheckC(1),
+				openWith(1, 0, "http", P, "clean"), timerAt("state-ttl", 120000))},
+			{AtMs: 100, Event: "close", Expect: cat(lost(1), cancelT("state-ttl"), stateTo("connecting", "closed", "close-requested"))},
+			{AtMs: 200, Event: "websocket-check C1 up", Expect: nil, ExpectState: "closed"},
+			{AtMs: 300, Event: "connect", Expect: cat(stateTo("closed", "connecting", "connect-requested"), wsFirst(2, 300, P, "clean"), timerAt("state-ttl", 120300))},
+		}})
+
 	// The flapping window, first to last, includes its end: drops at 10 s,
 	// 110 s, 210 s and 310 s are four within 300 s.
 	flap := []scenarioStep{connectAt0(P), {AtMs: 100, Event: "connected T1", Expect: becomeConnected(1, true)}}

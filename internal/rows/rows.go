@@ -421,7 +421,7 @@ var All = []Row{
 		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-suspended-mid-attempt", "websocket-check-walk-failed-before-the-slow-point")),
 	row("ALL-ANY-check-id-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down / websocket-check C<n> up / websocket-check C<n> down",
 		"the answer names a check that is not in flight — its attempt ended, its timer fired, it was answered already or a newer check replaced it — or names C0: ignored under every policy. One exception: the background websocket check of a remembered HTTP stays in flight after CONNECTED, close and fatal (its up then only forgets the remembered transport, so the next attempt starts as the policy would); it ends when the next attempt starts, when an attempt ends, and when the active transport drops. Checks are numbered C1, C2, … in the order asked, connectivity and websocket checks together; answers may come in any order",
-		"decision: checks carry IDs", pins("late-check-answer-from-an-ended-attempt-is-ignored", "preference-background-check-up-after-connected-forgets-http")),
+		"decision: checks carry IDs", pins("late-check-answer-from-an-ended-attempt-is-ignored", "preference-background-check-up-after-connected-forgets-http", "preference-background-check-counts-after-close")),
 
 	// ---- Network ----
 	row("ALL-DISCONNECTED-network-up-1", "network", allP, "disconnected|suspended", "network-up",
