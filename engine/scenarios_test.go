@@ -399,7 +399,8 @@ func allScenarios() []scenario {
 	out = append(out, stormSafeScenarios()...)
 	out = append(out, numberChecks(rowScenarios())...)
 	out = append(out, numberChecks(tourScenarios())...)
-	return append(out, edgeScenarios()...)
+	out = append(out, edgeScenarios()...)
+	return append(out, portScenarios()...)
 }
 
 // cat3 concatenates step lists.

@@ -507,8 +507,9 @@ export class Engine {
     if (this.cfg.reconnectWindowMs > 0) {
       const u = this.draw();
       const s = this.cfg.immediateShare;
-      if (!(u < s)) {
-        const retryInNs = BigInt(Math.round((this.cfg.reconnectWindowMs * 1e6 * (u - s)) / (1 - s)));
+      // u ≤ s: the wait is 0, which is the immediate reconnect.
+      const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));
+      if (retryInNs > 0n) {
         this.setState("disconnected", "dropped", { retryInNs, error: f });
         this.startTimer("retry", retryInNs);
         this.windowDue = true;
@@ -651,6 +652,7 @@ export class Engine {
   onStateTtl() {
     if (this.state === "disconnected") {
       this.cancelTimer("retry");
+      this.windowDue = false; // SUSPENDED replaces the reconnect window's retry
       this.ttlPassed = true;
       const error = this.stateError;
       const retryInNs = this.suspendedNs();
@@ -719,9 +721,12 @@ export class Engine {
     const at = this.attempt;
     at.check = null;
     if (this.state !== "connecting" || !check) return;
+    // A failed websocket check stops the websocket's walk: a fallback check
+    // of that walk then ends with nothing, up, down or timed out. After the
+    // switch, HTTP is the flow and walks the hosts as usual.
+    if (this.wc && at.flowKind === "websocket" && at.wsCheck.state === "failed") return;
     if (!up) return this.endAttempt("connectivity-down", at.lastFailure);
     if (timedOut) return;
-    if (this.wc && at.wsCheck.state === "failed") return;
     this.drawOrder();
     if (check.purpose === "redirect") {
       if (this.wc && this.cfg.webSocket) {
@@ -742,15 +747,19 @@ export class Engine {
       if (!up) return;
       if (this.preference && this.preference.transport === "http") this.preference = null;
       if (this.state !== "connecting") return;
-      const http = this.live().find((t) => t.kind === "http" && t.role === "flow");
+      if (this.attempt.flowKind !== "http") return;
       if (this.wc) {
-        if (this.attempt.flowKind !== "http") return;
         this.disposeAll();
+        this.cancelTimer("connectivity-check");
+        this.attempt.check = null;
+        this.attempt.order = null;
         this.attempt.startedOnPreference = false;
         this.startWatchTimers();
         this.openFlow("websocket", 0);
-      } else if (http && http.status === "opening") {
-        this.open("websocket", http.host, this.mode(), "short-circuit");
+      } else if (!this.pending() && !this.active()) {
+        // HTTP still opening, or failed with a fallback check in flight: the
+        // websocket on the flow's current host.
+        this.open("websocket", this.hostAt(this.attempt.hostIndex), this.mode(), "short-circuit");
       }
       return;
     }
