@@ -17,11 +17,14 @@ import (
 // independentMutant is one wrong adapter written from the spec and the
 // reference adapter without looking at the fixtures
 // (conformance/wrong/independent.json): the reference with one line
-// changed the way an SDK in another language plausibly gets it wrong.
+// changed the way an SDK in another language plausibly gets it wrong. The
+// wrong engines (conformance/wrong/independent-engine.json) are the same
+// for the reference engine, engine.mjs, written from docs/engine.md
+// without looking at the scenarios.
 type independentMutant struct {
 	Name string `json:"name"`
 	// Area is the part of the spec it gets wrong: rtb1, transport,
-	// preference, or one of the hosts-… parts.
+	// preference, scenarios, or one of the hosts-… parts.
 	Area string `json:"area"`
 	Bug  string `json:"bug"`
 	From string `json:"from"`
@@ -34,6 +37,24 @@ type independentMutant struct {
 	// the function tells the mutant apart from the reference; such a
 	// mutant must then fail that case.
 	SingleInput string `json:"singleInput,omitempty"`
+	// Escape, when set, is the scenario (timeline and expected
+	// difference) that would catch a mutant the cases catch fewer than
+	// twice today: it is reported, not failed, until it is caught twice,
+	// and then the mark must go.
+	Escape string `json:"escape,omitempty"`
+	// engine is set for a wrong engine: the change is to engine.mjs, not
+	// to adapter.mjs.
+	engine bool
+}
+
+// independentFiles are the files of wrong adapters: each with the reference
+// file its changes apply to and whether that is the engine.
+var independentFiles = []struct {
+	mutants, reference string
+	engine             bool
+}{
+	{"../../conformance/wrong/independent.json", "../../conformance/js/adapter.mjs", false},
+	{"../../conformance/wrong/independent-engine.json", "../../conformance/js/engine.mjs", true},
 }
 
 // independentAreas are the areas the file must cover, each with at least
@@ -41,7 +62,7 @@ type independentMutant struct {
 var independentAreas = []string{
 	"rtb1", "transport",
 	"hosts-resolve", "hosts-qualifying-failures", "hosts-connectivity", "hosts-order", "hosts-preferred-host",
-	"preference",
+	"preference", "scenarios",
 }
 
 const minIndependentPerArea = 25
@@ -80,26 +101,53 @@ func suiteFor(s Suite, area string) Suite {
 	return out
 }
 
-func loadIndependent(t *testing.T) (string, []independentMutant) {
+// independentSources are the reference files the wrong adapters edit.
+type independentSources struct{ adapter, engine string }
+
+// of is the reference file m edits.
+func (s independentSources) of(m independentMutant) string {
+	if m.engine {
+		return s.engine
+	}
+	return s.adapter
+}
+
+func loadIndependent(t *testing.T) (independentSources, []independentMutant) {
 	t.Helper()
-	src, err := os.ReadFile("../../conformance/js/adapter.mjs")
-	if err != nil {
-		t.Fatal(err)
+	var src independentSources
+	var ms []independentMutant
+	for _, file := range independentFiles {
+		ref, err := os.ReadFile(file.reference)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if file.engine {
+			src.engine = string(ref)
+		} else {
+			src.adapter = string(ref)
+		}
+		data, err := os.ReadFile(file.mutants)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		var f struct {
+			Comment string              `json:"_comment"`
+			Mutants []independentMutant `json:"mutants"`
+		}
+		if err := dec.Decode(&f); err != nil {
+			t.Fatalf("%s: %v", file.mutants, err)
+		}
+		for _, m := range f.Mutants {
+			if file.engine != (m.Area == AreaScenarios) {
+				t.Errorf("%s: area %q in %s: the scenarios area's wrong adapters, and only they, edit the engine", m.Name, m.Area, file.mutants)
+			}
+			m.engine = file.engine
+			ms = append(ms, m)
+		}
 	}
-	data, err := os.ReadFile("../../conformance/wrong/independent.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	var f struct {
-		Comment string              `json:"_comment"`
-		Mutants []independentMutant `json:"mutants"`
-	}
-	if err := dec.Decode(&f); err != nil {
-		t.Fatal(err)
-	}
-	return string(src), f.Mutants
+	return src, ms
 }
 
 // TestIndependentMutantsFile checks the file's shape without running
@@ -120,15 +168,16 @@ func TestIndependentMutantsFile(t *testing.T) {
 		if m.Bug == "" {
 			t.Errorf("%s: no bug description", m.Name)
 		}
-		if m.Equivalent != "" && m.SingleInput != "" {
-			t.Errorf("%s: equivalent and single-input at once", m.Name)
+		if (m.Equivalent != "") && (m.SingleInput != "") || (m.Escape != "") && (m.Equivalent != "" || m.SingleInput != "") {
+			t.Errorf("%s: more than one of equivalent, single-input and escape", m.Name)
 		}
 		per[m.Area]++
-		if n := strings.Count(src, m.From); n != 1 {
-			t.Errorf("%s: %q occurs %d times in the reference adapter, want once", m.Name, m.From, n)
+		ref := src.of(m)
+		if n := strings.Count(ref, m.From); n != 1 {
+			t.Errorf("%s: %q occurs %d times in the reference, want once", m.Name, m.From, n)
 			continue
 		}
-		if !oneLineChange(src, strings.Replace(src, m.From, m.To, 1)) {
+		if !oneLineChange(ref, strings.Replace(ref, m.From, m.To, 1)) {
 			t.Errorf("%s: not a one-line change", m.Name)
 		}
 	}
@@ -148,12 +197,16 @@ type independentResult struct {
 	Broken string   `json:"broken,omitempty"`
 	equiv  string
 	single string
+	escape string
 }
 
 // TestIndependentMutantsAreEachCaughtByTwoCases runs every independent
 // wrong adapter over the cases that judge its area: each must fail at
 // least two cases, unless it is listed as equivalent (then it must fail
-// none) or as having a single telling input (then it must fail that one).
+// none), as having a single telling input (then it must fail that one), or
+// as an escape with the scenario that would catch it (then it is reported
+// until two cases catch it). A wrong engine runs as engine.mjs next to an
+// unmodified adapter.mjs.
 // It spawns Node.js once per mutant, so -short skips it. Set
 // INDEPENDENT_REPORT to a file name to get every mutant's failing case ids
 // as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
@@ -182,12 +235,28 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i, m := range ms {
-		if strings.Count(src, m.From) != 1 {
+		ref := src.of(m)
+		if strings.Count(ref, m.From) != 1 {
 			t.Errorf("%s: its text does not occur exactly once in the reference", m.Name)
 			continue
 		}
 		path := filepath.Join(dir, m.Name+".mjs")
-		if err := os.WriteFile(path, []byte(strings.Replace(src, m.From, m.To, 1)), 0o644); err != nil {
+		changed := []byte(strings.Replace(ref, m.From, m.To, 1))
+		if m.engine {
+			// The adapter loads engine.mjs from its own directory: the
+			// wrong engine goes next to an unmodified adapter.
+			sub := filepath.Join(dir, m.Name)
+			if err := os.Mkdir(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path = filepath.Join(sub, "adapter.mjs")
+			if err := os.WriteFile(path, []byte(src.adapter), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(sub, "engine.mjs"), changed, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(path, changed, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		wg.Add(1)
@@ -195,7 +264,7 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r := independentResult{Name: m.Name, Area: m.Area, equiv: m.Equivalent, single: m.SingleInput}
+			r := independentResult{Name: m.Name, Area: m.Area, equiv: m.Equivalent, single: m.SingleInput, escape: m.Escape}
 			rep, err := RunCommand(context.Background(), suiteFor(s, m.Area), []string{node, path}, Options{Timeout: 60 * time.Second})
 			switch {
 			case err != nil:
@@ -212,7 +281,7 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d wrong adapters in %v", len(ms), time.Since(start).Round(time.Millisecond))
 
-	type tally struct{ written, equivalent, single, caught, caught2, least int }
+	type tally struct{ written, equivalent, single, escapes, caught, caught2, least int }
 	per := map[string]*tally{}
 	for _, a := range independentAreas {
 		per[a] = &tally{least: -1}
@@ -230,6 +299,10 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 			t.Errorf("%s is listed as equivalent (%s) but fails %d cases: %s", r.Name, r.equiv, r.Failed, firstCases(r.Cases))
 		case r.single != "" && r.Failed < 1:
 			t.Errorf("%s [%s] has a single telling input (%s) but no case catches it", r.Name, r.Area, r.single)
+		case r.escape != "" && r.Failed >= 2:
+			t.Errorf("%s [%s] is listed as an escape but %d cases catch it now: drop its escape mark", r.Name, r.Area, r.Failed)
+		case r.escape != "":
+			t.Logf("escape %s [%s]: caught by %d cases %s; would be caught by: %s", r.Name, r.Area, r.Failed, firstCases(r.Cases), r.escape)
 		case r.equiv == "" && r.single == "" && r.Failed < 2:
 			t.Errorf("%s [%s]: caught by %d cases %s, want at least 2", r.Name, r.Area, r.Failed, firstCases(r.Cases))
 		}
@@ -245,6 +318,9 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 		if r.single != "" {
 			a.single++
 		}
+		if r.escape != "" {
+			a.escapes++
+		}
 		if r.Failed > 0 {
 			a.caught++
 		}
@@ -257,8 +333,8 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	}
 	for _, a := range independentAreas {
 		x := per[a]
-		t.Logf("%-26s written %3d  equivalent %d  single-input %d  caught %3d  caught by >=2 %3d  least %d",
-			a, x.written, x.equivalent, x.single, x.caught, x.caught2, x.least)
+		t.Logf("%-26s written %3d  equivalent %d  single-input %d  escapes %2d  caught %3d  caught by >=2 %3d  least %d",
+			a, x.written, x.equivalent, x.single, x.escapes, x.caught, x.caught2, x.least)
 	}
 	if out := os.Getenv("INDEPENDENT_REPORT"); out != "" {
 		data, err := json.MarshalIndent(results, "", " ")
