@@ -1,9 +1,8 @@
 package reconnect
 
 import (
+	"strconv"
 	"time"
-
-	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // Transport is a kind of realtime transport. The zero value, NoTransport,
@@ -24,7 +23,7 @@ const (
 
 // String returns "none", "websocket" or "http", and "Transport(N)" for a
 // value outside the enum.
-func (t Transport) String() string { return enum.Name(transportNames[:], int(t), "Transport") }
+func (t Transport) String() string { return enumName(transportNames[:], int(t), "Transport") }
 
 var transportNames = [...]string{"none", "websocket", "http"}
 
@@ -45,7 +44,7 @@ const (
 
 // String returns "clean", "resume", "recover" or "upgrade", and "Mode(N)"
 // for a value outside the enum.
-func (m Mode) String() string { return enum.Name(modeNames[:], int(m), "Mode") }
+func (m Mode) String() string { return enumName(modeNames[:], int(m), "Mode") }
 
 var modeNames = [...]string{"clean", "resume", "recover", "upgrade"}
 
@@ -66,7 +65,7 @@ const (
 
 // String returns "proceed", "discard-candidate" or "replace-pending", and
 // "Decision(N)" for a value outside the enum.
-func (d Decision) String() string { return enum.Name(decisionNames[:], int(d), "Decision") }
+func (d Decision) String() string { return enumName(decisionNames[:], int(d), "Decision") }
 
 var decisionNames = [...]string{"proceed", "discard-candidate", "replace-pending"}
 
@@ -355,4 +354,13 @@ func UpgradeAfterActivation(activated Transport, avail Availability) (Transport,
 		return WebSocket, ModeUpgrade
 	}
 	return NoTransport, ModeClean
+}
+
+// enumName is the String of every enum of the package: the name at index
+// i, or "Type(i)" for a value outside the enum or without a name.
+func enumName(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) && names[i] != "" {
+		return names[i]
+	}
+	return typ + "(" + strconv.Itoa(i) + ")"
 }

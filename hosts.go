@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // EndpointOptions are the client options that name the hosts a client talks
@@ -152,7 +150,7 @@ func (k FailureKind) String() string {
 	if k < numFailureKinds {
 		return fallbackTable[k].name
 	}
-	return enum.Name(nil, int(k), "FailureKind")
+	return enumName(nil, int(k), "FailureKind")
 }
 
 // Failure describes one failed request or connection attempt to a host.

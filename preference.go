@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // DefaultPreferenceTTL is how long a remembered transport is used:
@@ -45,7 +43,7 @@ var preferenceReasonNames = [numPreferenceReasons]string{"none", "connected", "w
 
 // String returns the reason's name, e.g. "connected".
 func (r PreferenceReason) String() string {
-	return enum.Name(preferenceReasonNames[:], int(r), "PreferenceReason")
+	return enumName(preferenceReasonNames[:], int(r), "PreferenceReason")
 }
 
 // PreferenceEvent is something that happened that may change the
@@ -75,7 +73,7 @@ var preferenceEventNames = [numPreferenceEvents]string{"", "connected", "websock
 
 // String returns the event's name, e.g. "attempt-failed".
 func (e PreferenceEvent) String() string {
-	return enum.Name(preferenceEventNames[:], int(e), "PreferenceEvent")
+	return enumName(preferenceEventNames[:], int(e), "PreferenceEvent")
 }
 
 // Preference is the remembered transport. Its zero value remembers

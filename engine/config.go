@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
-	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // Policy is how a connection attempt chooses its first transport.
@@ -42,7 +41,7 @@ const (
 )
 
 // String returns "websocket-first", "http-first" or "websocket-check".
-func (p Policy) String() string { return enum.Name(policyNames[:], int(p), "Policy") }
+func (p Policy) String() string { return enumName(policyNames[:], int(p), "Policy") }
 
 var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocket-check"}
 

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
-	"github.com/reconnect-go/reconnect/internal/enum"
 )
 
 // State is a connection state (RTN4).
@@ -40,7 +39,7 @@ const (
 var stateNames = [numStates]string{"initialized", "connecting", "connected", "disconnected", "suspended", "closing", "closed", "failed"}
 
 // String returns the state's lower-case name, e.g. "connecting".
-func (s State) String() string { return enum.Name(stateNames[:], int(s), "State") }
+func (s State) String() string { return enumName(stateNames[:], int(s), "State") }
 
 // Reason says why a state change happened.
 type Reason uint8
@@ -85,7 +84,7 @@ var reasonNames = [numReasons]string{"none", "connect-requested", "retry", "reco
 	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal"}
 
 // String returns the reason's name, e.g. "connect-failed".
-func (r Reason) String() string { return enum.Name(reasonNames[:], int(r), "Reason") }
+func (r Reason) String() string { return enumName(reasonNames[:], int(r), "Reason") }
 
 // TransportID names one transport the engine opened. IDs are 1, 2, 3, … in
 // the order the engine opens transports; 0 is never a transport.
@@ -168,7 +167,7 @@ var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "co
 	"connectivity", "network-up", "network-down", "fatal", "websocket-check"}
 
 // String returns the kind's name, e.g. "viable".
-func (k EventKind) String() string { return enum.Name(eventNames[:], int(k), "EventKind") }
+func (k EventKind) String() string { return enumName(eventNames[:], int(k), "EventKind") }
 
 // Event is one thing that happened, fed to Engine.Step with the time it
 // happened. Only the fields its Kind names are read.
@@ -227,7 +226,7 @@ const (
 var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"}
 
 // String returns the kind's name, e.g. "short-circuit".
-func (k TimerKind) String() string { return enum.Name(timerNames[:], int(k), "TimerKind") }
+func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }
 
 // ActionKind is the kind of an Action.
 type ActionKind uint8
@@ -274,7 +273,7 @@ const (
 var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket"}
 
 // String returns the kind's short name, e.g. "open".
-func (k ActionKind) String() string { return enum.Name(actionNames[:], int(k), "ActionKind") }
+func (k ActionKind) String() string { return enumName(actionNames[:], int(k), "ActionKind") }
 
 // Action is one thing the SDK must do. Only the fields its Kind names are
 // set.
@@ -333,4 +332,15 @@ func (a Action) timerName() string {
 		return "connect T" + strconv.FormatUint(uint64(a.Transport), 10)
 	}
 	return a.TimerKind.String()
+}
+
+// enumName is the String of every enum of the package: the name at index
+// i, or "Type(i)" for a value outside the enum or without a name. (The
+// root package has the same six lines: the library imports nothing but
+// the standard library and itself, and these are too small to export.)
+func enumName(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) && names[i] != "" {
+		return names[i]
+	}
+	return typ + "(" + strconv.Itoa(i) + ")"
 }

@@ -13,7 +13,7 @@
 # once per mutant. To keep that to the library, the script copies the
 # packages, the fixtures and the internal packages their tests import
 # (internal/conform without its own slow tests, internal/fixturetest,
-# internal/enum) into a temporary module
+# internal/rows) into a temporary module
 # and runs gremlins there: two workers, under nice, each mutant's test run
 # with -short (which skips only the test that builds the docs' Go blocks
 # with the go command: documentation, not code) and without go vet, and a
@@ -32,9 +32,9 @@ gremlins=$(command -v gremlins || echo "$(go env GOPATH)/bin/gremlins")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
-git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/enum/*' |
+git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/rows/*' |
 	grep -Ev '^internal/conform/.*_test\.go$' |
-	grep -E '^[^/]+$|^engine/|^docs/|^fixtures/|^internal/(conform|fixturetest|enum)/' |
+	grep -E '^[^/]+$|^engine/|^docs/|^fixtures/|^internal/(conform|fixturetest|rows)/' |
 	tar -cf - -T - | tar -xf - -C "$tmp"
 exclude=(-E '^internal/')
 for f in $(cd "$tmp" && ls *.go engine/*.go | grep -v '_test\.go$'); do
