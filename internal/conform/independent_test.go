@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -212,18 +211,7 @@ type independentResult struct {
 // as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
 // only those.
 func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns node once per wrong adapter")
-	}
-	if raceDetector {
-		// It checks the fixtures, not concurrency: the harness it drives
-		// runs under the race detector in the other tests.
-		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node")
-	}
+	node := mutantRunner(t)
 	src, ms := loadIndependent(t)
 	if only := os.Getenv("INDEPENDENT_AREAS"); only != "" {
 		ms = slices.DeleteFunc(ms, func(m independentMutant) bool { return !slices.Contains(strings.Split(only, ","), m.Area) })

@@ -68,19 +68,7 @@ func oneLineChange(a, b string) bool {
 // the harness: each must fail at least two cases, so that no documented
 // decision is pinned by a single case.
 func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts many adapter processes; runs without -short")
-	}
-	if raceDetector {
-		// It checks the fixtures' power, not concurrency; it runs in full
-		// without the race detector, and the harness it drives runs under
-		// the race detector in the other tests.
-		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node")
-	}
+	node := mutantRunner(t)
 	src, mutants := loadMutants(t)
 	if len(mutants) < 25 {
 		t.Fatalf("%d wrong adapters, want at least 25", len(mutants))
@@ -160,4 +148,28 @@ func sectionAreas(src, from string) []string {
 		return []string{AreaPreference}
 	}
 	return nil
+}
+
+// mutantRunner returns the path of node for a test that runs wrong
+// adapters, or skips it: under -short (one process per adapter) and under
+// the race detector (it checks the fixtures' power, not concurrency; the
+// harness it drives runs under the race detector in the other tests). A
+// missing node skips it too, except in CI, where it fails: a run of no
+// wrong adapter proves nothing.
+func mutantRunner(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts one adapter process per wrong adapter; runs without -short")
+	}
+	if raceDetector {
+		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("no node: %v", err)
+		}
+		t.Skip("no node")
+	}
+	return node
 }
