@@ -54,14 +54,36 @@ func openedID(out []engine.Action) engine.TransportID {
 	return 0
 }
 
-// BenchmarkRunnerEvent is the same cycle through a Runner: each event
-// posted from the benchmark's goroutine, run on the runner's, with real
-// timers started and stopped, the transports opened and closed, and every
-// state change delivered to an OnStateChange callback; the benchmark waits
-// for CONNECTED at the end of each cycle.
+// BenchmarkRunnerEvent is the same cycle through a Runner, as an SDK
+// drives it: NetworkDown and NetworkUp called from the benchmark's
+// goroutine, the transport opened by a Dialer whose transport connects at
+// once (it reports Connected from within Open), with real timers started
+// and stopped, the transports closed, and every state change delivered to
+// an OnStateChange callback; the benchmark waits for CONNECTED at the end
+// of each cycle.
 func BenchmarkRunnerEvent(b *testing.B) {
-	b.ReportAllocs()
+	benchRunnerCycle(b, instantDialer{})
+}
+
+// BenchmarkRunnerEventReportedLater is the cycle with the websocket's
+// Connected reported from the benchmark's goroutine after Open has
+// returned, as a transport's own goroutine would: the same work for the
+// runner, plus the benchmark waiting for Open to hand it the Reporter.
+func BenchmarkRunnerEventReportedLater(b *testing.B) {
 	d := benchDialer{opened: make(chan Reporter, 1)}
+	benchRunnerCycle(b, d, func() { (<-d.opened).Connected() })
+}
+
+// instantDialer's transports connect within Open.
+type instantDialer struct{}
+
+func (instantDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Transport {
+	report.Connected()
+	return noTransport{}
+}
+
+func benchRunnerCycle(b *testing.B, d Dialer, afterOpen ...func()) {
+	b.ReportAllocs()
 	connected := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, OnStateChange: func(c StateChange) {
@@ -73,13 +95,17 @@ func BenchmarkRunnerEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	r.Connect()
-	(<-d.opened).Connected()
+	for _, f := range afterOpen {
+		f()
+	}
 	<-connected
 	b.ResetTimer()
 	for range b.N {
 		r.NetworkDown()
 		r.NetworkUp()
-		(<-d.opened).Connected()
+		for _, f := range afterOpen {
+			f()
+		}
 		<-connected
 	}
 	b.StopTimer()
@@ -137,7 +163,7 @@ func waitIdle(rs []*Runner) {
 	for _, r := range rs {
 		for {
 			r.mu.Lock()
-			busy := r.running || r.sending
+			busy := r.running || r.sending || r.workers > 0
 			r.mu.Unlock()
 			if !busy {
 				break

@@ -40,42 +40,36 @@ type StateChange struct {
 	Stopped bool
 }
 
-// deliver queues c for OnStateChange and makes sure a delivery goroutine
-// runs.
-func (r *Runner) deliver(c StateChange) {
+// queueChange queues c for OnStateChange; r.mu is held. With
+// MaxQueuedChanges waiting, the oldest is dropped and counted in the next
+// one delivered.
+func (r *Runner) queueChange(c StateChange) {
 	if r.onChange == nil {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.changes) >= MaxQueuedChanges {
-		copy(r.changes, r.changes[1:])
-		r.changes = r.changes[:len(r.changes)-1]
+	if len(r.changes)-r.head >= MaxQueuedChanges {
+		r.changes[r.head] = StateChange{}
+		r.head++
 		r.missed++
 	}
+	if len(r.changes) == cap(r.changes) && r.head > 0 { // reuse the room of those delivered
+		n := copy(r.changes, r.changes[r.head:])
+		clear(r.changes[n:])
+		r.changes, r.head = r.changes[:n], 0
+	}
 	r.changes = append(r.changes, c)
-	r.spawn(&r.sending, (*Runner).send)
 }
 
-// send calls OnStateChange for each queued change, in order, and ends when
-// none is left.
-func (r *Runner) send() {
-	defer r.wg.Done()
-	for {
-		r.mu.Lock()
-		if len(r.changes) == 0 {
-			r.sending = false
-			r.changes = r.changes[:0]
-			r.mu.Unlock()
-			return
-		}
-		c := r.changes[0]
-		r.changes[0] = StateChange{}
-		r.changes = r.changes[1:]
-		c.Missed, r.missed = r.missed, 0
-		r.mu.Unlock()
-		r.callOnChange(c)
+// nextChange takes the oldest queued change, with the count of those
+// dropped before it; r.mu is held and a change is queued.
+func (r *Runner) nextChange() StateChange {
+	c := r.changes[r.head]
+	r.changes[r.head] = StateChange{}
+	if r.head++; r.head == len(r.changes) {
+		r.changes, r.head = r.changes[:0], 0
 	}
+	c.Missed, r.missed = r.missed, 0
+	return c
 }
 
 // callOnChange calls OnStateChange; a change whose callback panicked

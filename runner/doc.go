@@ -73,13 +73,22 @@
 // The engine's timers share one time.AfterFunc timer, set for the earliest
 // of them; when it fires the runner feeds every timer that is due, earliest
 // first (ties in the order the engine started them). A timer that has
-// fired is finished and forgotten; a cancelled one is dropped. Step runs on
-// one goroutine at a time, started when an event arrives and ended when
-// none is queued: an idle connection holds no goroutine of the runner's.
+// fired is finished and forgotten; a cancelled one is dropped.
+//
+// The engine runs on the goroutine that brings it an event: a call of the
+// SDK's (Connect, a Reporter's Viable, …), the timer's, or a check's. One
+// goroutine runs it at a time; an event that arrives meanwhile is queued
+// for that goroutine, so no call waits for another. What the engine
+// decides that calls the SDK's code (a transport's RequestClose and Close,
+// OnStateChange) is never done inside a call of the SDK's: it is done on a
+// goroutine of the runner's, started when there is such work and ended
+// when there is none, so an idle connection holds no goroutine of the
+// runner's, and the SDK may hold its own locks while it calls the runner.
 // Dialer.Open runs on a goroutine of its own for each transport, so a
 // blocking Open stalls nothing; the checks run on goroutines of their own,
-// bounded by their timeouts, and state changes are delivered on another,
-// so a slow callback never holds up the connection.
+// bounded by their timeouts; while OnStateChange runs, transport calls go
+// on on another goroutine, so a slow callback never holds up the
+// connection.
 //
 // # Stopping
 //

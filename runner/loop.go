@@ -1,41 +1,79 @@
 package runner
 
 import (
-	"context"
 	"sync"
 	"time"
 
-	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// actionBuffers lend the loops their action slices while they run, so an
-// idle runner holds none.
-var actionBuffers = sync.Pool{New: func() any { return new([]engine.Action) }}
+// scratch is what a goroutine running the engine works in: the engine's
+// actions, and what they decide that others must see, gathered to be
+// published under one lock after each item. The buffers are lent by a
+// pool for the turn, so an idle runner holds none.
+type scratch struct {
+	actions []engine.Action
+	changes []StateChange
+	ops     []op
+	opens   []*reporter
+	state   engine.State
+	active  Transport
+}
 
-// loop drains the inbox, one event at a time, and ends when it is empty.
-func (r *Runner) loop() {
-	defer r.wg.Done()
-	buf := actionBuffers.Get().(*[]engine.Action)
-	r.actions = *buf
-	for {
-		r.mu.Lock()
-		if len(r.inbox) == 0 {
-			*buf, r.actions = r.actions[:0], nil // before the next loop may start
-			actionBuffers.Put(buf)
-			r.running = false
-			r.mu.Unlock()
-			return
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// turn runs the engine for what was just queued; r.mu is held, and is
+// released on return. If another goroutine is running the engine, it will
+// see the queued item and turn returns at once. Otherwise the caller runs
+// the engine until the inbox is empty: the engine and the runner's
+// bookkeeping only, no code of the SDK's, which the drain leaves in r.ops
+// and r.changes for the effects (see effects.go). On one of the runner's
+// own goroutines (own) the caller then makes those calls itself; on one of
+// the SDK's it starts an effects goroutine if none will get to them, so a
+// call from the SDK never calls back into the SDK.
+func (r *Runner) turn(own bool) {
+	if r.running {
+		r.mu.Unlock()
+		return
+	}
+	r.running = true
+	r.wg.Add(1)
+	r.drain()
+	if own {
+		r.workers++
+		r.mu.Unlock()
+		r.effects()
+	} else {
+		if r.workers == 0 && r.effectsWaiting() {
+			r.workers++
+			r.wg.Add(1)
+			go r.effectsFn()
 		}
+		r.mu.Unlock()
+	}
+	r.wg.Done()
+}
+
+// drain feeds the inbox to the engine, one item at a time, until it is
+// empty, publishing after each item; r.mu is held on entry and on return,
+// released while the engine runs. It sets r.running false.
+func (r *Runner) drain() {
+	sc := scratchPool.Get().(*scratch)
+	r.sc = sc
+	for len(r.inbox) > 0 {
+		sc.state, sc.active = r.state, r.active
 		r.batch, r.inbox = r.inbox, r.batch[:0]
 		r.mu.Unlock()
-		for _, it := range r.batch {
+		last := len(r.batch) - 1
+		for i, it := range r.batch {
 			if it.kind != itemStop && r.ctx.Err() != nil {
 				continue // stopping: no engine step once the context is done
 			}
 			switch it.kind {
 			case itemEvent:
-				r.step(it.ev)
+				now := time.Now()
+				r.step(now, it.ev)
+				r.rearm(now)
 			case itemTimers:
 				r.fireDue()
 			case itemStop:
@@ -44,26 +82,53 @@ func (r *Runner) loop() {
 			if it.kind == itemStop {
 				break
 			}
+			if i < last {
+				r.mu.Lock()
+				r.publish()
+				r.mu.Unlock()
+			}
 		}
 		clear(r.batch) // drop references to failures' strings
+		r.mu.Lock()
+		r.publish()
 	}
+	r.sc = nil // before the next drain may start
+	scratchPool.Put(sc)
+	r.running = false
 }
 
-// step feeds one event to the engine at the current time and performs the
-// actions it returns.
-func (r *Runner) step(ev engine.Event) {
-	now := time.Now()
-	r.actions = r.eng.Step(now, ev, r.actions[:0])
-	if p := r.eng.Preference(); p != r.pref {
-		r.mu.Lock()
-		r.pref = p
-		r.mu.Unlock()
+// publish makes what the last item decided visible to the other
+// goroutines, under one lock: the state, the active transport and the
+// preference for the Runner's getters, the state changes and transport
+// calls for the effects, and the transports to open, each on a goroutine
+// of its own; r.mu is held.
+func (r *Runner) publish() {
+	sc := r.sc
+	r.state, r.active, r.pref = sc.state, sc.active, r.eng.Preference()
+	for _, c := range sc.changes {
+		r.queueChange(c)
 	}
-	for _, a := range r.actions {
+	r.ops = append(r.ops, sc.ops...)
+	r.opens = append(r.opens, sc.opens...)
+	r.opening += len(sc.opens)
+	for range sc.opens {
+		go r.openFn()
+	}
+	clear(sc.changes)
+	clear(sc.ops)
+	clear(sc.opens)
+	sc.changes, sc.ops, sc.opens = sc.changes[:0], sc.ops[:0], sc.opens[:0]
+}
+
+// step feeds one event to the engine at now and performs the actions it
+// returns.
+func (r *Runner) step(now time.Time, ev engine.Event) {
+	sc := r.sc
+	sc.actions = r.eng.Step(now, ev, sc.actions[:0])
+	for _, a := range sc.actions {
 		r.perform(now, a)
 	}
-	clear(r.actions) // no Host strings kept alive
-	r.rearm()
+	clear(sc.actions) // no Host strings kept alive
 }
 
 func (r *Runner) perform(now time.Time, a engine.Action) {
@@ -73,19 +138,13 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 		rep := &reporter{r: r, id: a.Transport, req: req}
 		rep.ctx = openContext{rep}
 		r.transports = append(r.transports, liveTransport{id: a.Transport, rep: rep})
-		r.mu.Lock()
-		r.opening++
-		r.mu.Unlock()
-		go r.open(rep)
+		r.sc.opens = append(r.sc.opens, rep)
 	case engine.ActionDisposeTransport:
 		r.dispose(a.Transport)
 	case engine.ActionActivateTransport:
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
-			t := lt.rep.transport() // never nil: its reports wait for Open
-			r.mu.Lock()
-			r.active = t
-			r.mu.Unlock()
+			r.sc.active = lt.rep.transport() // never nil: its reports wait for Open
 		}
 	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
@@ -102,8 +161,9 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 	}
 }
 
-// changeState records a state change, sends the CLOSE message on entering
-// CLOSING and queues the change for OnStateChange.
+// changeState records a state change, asks the active transport to send
+// the CLOSE message on entering CLOSING and queues the change for
+// OnStateChange.
 func (r *Runner) changeState(now time.Time, a engine.Action) {
 	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
 	if a.To == engine.Connected {
@@ -111,118 +171,19 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 			c.Transport, c.Host = lt.rep.req.Kind, lt.rep.req.Host
 		}
 	}
-	r.mu.Lock()
-	r.state = a.To
+	r.sc.state = a.To
 	if a.To != engine.Connected && a.To != engine.Closing {
-		r.active = nil
+		r.sc.active = nil
 	}
-	r.mu.Unlock()
+	r.sc.changes = append(r.sc.changes, c)
 	if a.To == engine.Closing {
 		if lt := r.transport(r.activeID); lt != nil {
 			if t := lt.rep.transport(); t != nil {
-				r.requestClose(lt.rep, t)
+				r.sc.ops = append(r.sc.ops, op{kind: opRequestClose, rep: lt.rep, t: t})
 			}
 		}
 	}
-	r.deliver(c)
 }
-
-// check runs check id, a connectivity or websocket check, on its own
-// goroutine and feeds its answer as an event of kind k carrying id. The
-// answer is posted whenever it comes: the engine ignores one whose check is
-// no longer in flight.
-func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k engine.EventKind, id engine.CheckID) {
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		ctx, cancel := context.WithTimeout(context.WithValue(r.ctx, checkIDKey{}, id), timeout)
-		up := r.runCheck(fn, ctx, k)
-		cancel()
-		r.post(engine.Event{Kind: k, Check: id, Up: up})
-	}()
-}
-
-// runCheck calls the check fn; a check that panics answered down.
-func (r *Runner) runCheck(fn func(context.Context) bool, ctx context.Context, k engine.EventKind) (up bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			where := "CheckConnectivity"
-			if k == engine.EventWebSocketCheck {
-				where = "CheckWebSocket"
-			}
-			r.recovered(where, 0, v)
-			up = false
-		}
-	}()
-	return fn(ctx)
-}
-
-// open calls Dialer.Open for p on a goroutine of its own, so that an Open
-// that blocks (for example on a DNS lookup or a dial, ignoring its
-// context) holds up no timer, no Close and no Done. When it returns, the
-// reports it held back go to the loop, or, if the runner no longer wants
-// the transport (the engine disposed of it, or the runner stopped,
-// meanwhile), the transport is closed at once.
-func (r *Runner) open(p *reporter) {
-	t := r.callOpen(p)
-	if !p.openDone(t) {
-		r.closeTransport(p, t)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.opening--; r.opening == 0 && r.opensEnd != nil {
-		close(r.opensEnd)
-		r.opensEnd = nil
-	}
-}
-
-// callOpen calls Dialer.Open; an Open that panics failed with
-// FailureOther and returns a Transport with nothing to close.
-func (r *Runner) callOpen(p *reporter) (t Transport) {
-	defer func() {
-		if v := recover(); v != nil {
-			r.recovered("Dialer.Open", p.id, v)
-			p.Failed(reconnect.Failure{Kind: reconnect.FailureOther})
-			t = noTransport{}
-		}
-	}()
-	t = r.dialer.Open(p.ctx, p.req, p)
-	if t == nil {
-		t = noTransport{} // a Dialer that broke its contract
-	}
-	return t
-}
-
-// requestClose calls t.RequestClose; one that panics closed the transport
-// with FailureOther.
-func (r *Runner) requestClose(p *reporter, t Transport) {
-	defer func() {
-		if v := recover(); v != nil {
-			r.recovered("Transport.RequestClose", p.id, v)
-			p.Closed(reconnect.Failure{Kind: reconnect.FailureOther})
-		}
-	}()
-	t.RequestClose()
-}
-
-// closeTransport calls t.Close, then ends the context Open had: the
-// transport is closed before that context is done. A Close that panics
-// counts as closed.
-func (r *Runner) closeTransport(p *reporter, t Transport) {
-	defer p.cancel()
-	defer func() {
-		if v := recover(); v != nil {
-			r.recovered("Transport.Close", p.id, v)
-		}
-	}()
-	t.Close()
-}
-
-// noTransport stands for a nil Transport from Dialer.Open.
-type noTransport struct{}
-
-func (noTransport) RequestClose() {}
-func (noTransport) Close()        {}
 
 // stop closes every transport and stops every timer: the context is done.
 // The state goes CLOSED unless it is CLOSED or FAILED already, with one
@@ -232,36 +193,34 @@ func (r *Runner) stop() {
 		r.dispose(r.transports[0].id)
 	}
 	r.timers = r.timers[:0]
-	r.rearm()
+	r.stopClock()
 	r.mu.Lock()
-	r.active = nil
 	r.inbox = r.inbox[:0]
-	from := r.state
-	final := from == engine.Closed || from == engine.Failed
-	r.state = engine.Closed
-	if final {
-		r.state = from
-	}
 	r.mu.Unlock()
-	if !final {
-		r.deliver(StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true})
+	sc := r.sc
+	sc.active = nil
+	from := sc.state
+	if from == engine.Closed || from == engine.Failed {
+		return
+	}
+	sc.state = engine.Closed
+	if r.onChange != nil {
+		sc.changes = append(sc.changes, StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true})
 	}
 }
 
-// dispose closes transport id and forgets it.
+// dispose gives transport id up: it is closed (see effects) and forgotten.
 func (r *Runner) dispose(id engine.TransportID) {
 	for i := range r.transports {
 		if lt := r.transports[i]; lt.id == id {
 			if t := lt.rep.dispose(); t != nil {
-				r.closeTransport(lt.rep, t)
+				r.sc.ops = append(r.sc.ops, op{kind: opClose, rep: lt.rep, t: t})
 			} else {
 				lt.rep.cancel() // Open has not returned: its goroutine closes what it returns
 			}
 			if id == r.activeID {
 				r.activeID = 0
-				r.mu.Lock()
-				r.active = nil
-				r.mu.Unlock()
+				r.sc.active = nil
 			}
 			last := len(r.transports) - 1
 			r.transports[i] = r.transports[last]

@@ -29,12 +29,14 @@ type reporter struct {
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
 
 	mu       sync.Mutex
-	t        Transport // what Open returned; nil until it has
-	opened   bool      // Open has returned (or panicked)
-	disposed bool      // the runner no longer wants the transport
-	early    []engine.Event
-	done     chan struct{} // ctx.Done(), made when first asked for
-	ctxEnded bool          // ctx is done
+	t        Transport           // what Open returned; nil until it has
+	opened   bool                // Open has returned (or panicked)
+	disposed bool                // the runner no longer wants the transport
+	early    [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
+	nEarly   uint8
+	earlyF   reconnect.Failure // the failure of the held report that ends
+	done     chan struct{}     // ctx.Done(), made when first asked for
+	ctxEnded bool              // ctx is done
 }
 
 // openContext is the context Dialer.Open gets: the values of the runner's
@@ -96,17 +98,42 @@ func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
 	if p.closed.Load() || p.sent.Or(bit)&(bit|ended) != 0 {
 		return
 	}
+	p.mu.Lock()
+	if !p.opened {
+		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
+		p.nEarly++
+		p.earlyF = f // only one that ends has a failure, and it is the last
+		p.mu.Unlock()
+		return
+	}
+	p.post(false, p.event(k, f))
+}
+
+// event is the engine's event for a report of kind k with failure f.
+func (p *reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
 	ev := engine.Event{Kind: k, Transport: p.id, Failure: f}
 	if k == engine.EventFatal {
 		ev.Transport = 0 // a fatal error fails the connection, whichever transport said it
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.opened {
-		p.early = append(p.early, ev)
+	return ev
+}
+
+// post queues evs for the engine and runs it (see Runner.turn; own: on a
+// goroutine of the runner's); p.mu is held, so that no report overtakes
+// those openDone passes on, and is released before the engine runs, which
+// may dispose of p.
+func (p *reporter) post(own bool, evs ...engine.Event) {
+	r := p.r
+	r.mu.Lock()
+	p.mu.Unlock()
+	if r.stopping || r.ctx.Err() != nil {
+		r.mu.Unlock()
 		return
 	}
-	p.r.post(ev)
+	for _, ev := range evs {
+		r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
+	}
+	r.turn(own)
 }
 
 // openDone records what Open returned and passes on the reports held back
@@ -114,16 +141,27 @@ func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
 // it does not, the caller closes t.
 func (p *reporter) openDone(t Transport) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.t, p.opened = t, true
 	if p.disposed {
-		p.early = nil
+		p.nEarly = 0
+		p.mu.Unlock()
 		return false
 	}
-	for _, ev := range p.early { // under p.mu, so that no later report overtakes them
-		p.r.post(ev)
+	var evs [len(p.early)]engine.Event
+	n := int(p.nEarly)
+	for i, k := range p.early[:n] {
+		var f reconnect.Failure
+		if i == n-1 {
+			f = p.earlyF // zero unless the last report ended
+		}
+		evs[i] = p.event(k, f)
 	}
-	p.early = nil
+	p.nEarly, p.earlyF = 0, reconnect.Failure{}
+	if n == 0 {
+		p.mu.Unlock()
+		return true
+	}
+	p.post(true, evs[:n]...) // on Open's goroutine, the runner's own
 	return true
 }
 

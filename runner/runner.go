@@ -34,16 +34,17 @@ type Options struct {
 	// DefaultWebSocketCheckURL. Other policies never call it.
 	CheckWebSocket func(ctx context.Context) bool
 	// OnStateChange, if not nil, receives every state change in order, on
-	// a goroutine of the runner's that is never the loop's: a slow callback
-	// delays later changes, never the connection. At most MaxQueuedChanges
+	// a goroutine of the runner's, never inside a call of the SDK's into
+	// the runner (so it may take the SDK's locks and call the Runner): a
+	// slow callback delays later changes, never the connection. At most MaxQueuedChanges
 	// wait for it; beyond that the oldest are dropped and the next one
 	// delivered says how many in StateChange.Missed. The last change, when
 	// the context is done, has StateChange.Stopped set (see New).
 	OnStateChange func(StateChange)
 	// OnPanic, if not nil, receives every panic the runner recovered from
 	// in the code it calls (see PanicError for what each becomes), on the
-	// goroutine that panicked, which may be the runner's loop: it must
-	// return promptly. nil logs the panic and its stack with the standard
+	// goroutine that panicked (one of the runner's): it must return
+	// promptly. nil logs the panic and its stack with the standard
 	// logger, as net/http does for a handler.
 	OnPanic func(*PanicError)
 }
@@ -54,13 +55,18 @@ const MaxQueuedChanges = 256
 
 // Runner owns one connection's event loop: it runs an engine.Engine with
 // real timers, the SDK's transports and the connectivity checks, and
-// reports state changes. Its methods are safe for concurrent use and never
-// block on the network.
+// reports state changes. Its methods are safe for concurrent use, never
+// block on the network and never call the SDK's code.
 //
-// Step runs on one goroutine at a time. The runner starts that goroutine
-// when an event arrives and lets it end when nothing is queued, so an idle
-// connection (connected, or closed) holds no goroutine of the runner's, and
-// its timers share one time.AfterFunc timer.
+// The engine runs on the goroutine that brings it an event (a method of
+// the Runner or of a Reporter, a timer, a check's answer), one goroutine
+// at a time: an event that arrives while another goroutine is running the
+// engine is queued for that goroutine, so no call waits. The SDK's code
+// (Dialer.Open, a Transport's methods, the checks, OnStateChange) never
+// runs inside a call from the SDK: it runs on goroutines of the runner's,
+// started only while there is work, so an idle connection (connected, or
+// closed) holds no goroutine of the runner's, and its timers share one
+// time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
 	base     context.Context // ctx without its cancellation: the parent of Open's contexts
@@ -72,24 +78,34 @@ type Runner struct {
 	onChange func(StateChange)
 	onPanic  func(*PanicError)
 	done     chan struct{}
-	wg       sync.WaitGroup // the loop, the delivery goroutine and the checks
+	wg       sync.WaitGroup // the engine's turns, the effects goroutines and the checks
 
 	mu       sync.Mutex
 	inbox    []item
-	running  bool // a loop goroutine is draining the inbox
+	running  bool // a goroutine is running the engine (draining the inbox)
 	stopping bool // the context is done: no new events
 	state    engine.State
 	pref     reconnect.Preference
 	active   Transport
-	changes  []StateChange // waiting for onChange
+	changes  []StateChange // changes[head:] wait for onChange
+	head     int
 	missed   int
-	sending  bool          // a delivery goroutine is running
+	sending  bool          // a goroutine is calling onChange
+	ops      []op          // transport calls waiting for an effects goroutine
+	opsRun   []op          // the calls being made; owned by the goroutine with opsBusy
+	opsBusy  bool          // a goroutine is making the transport calls
+	workers  int           // goroutines in effects that will look at the queues again
+	opens    []*reporter   // transports waiting for their Open goroutine
 	opening  int           // Dialer.Open calls running
 	opensEnd chan struct{} // closed when opening reaches 0, once the stop waits for it
 
-	// Owned by the loop goroutine.
+	// Made once in New, so that starting these goroutines allocates nothing.
+	effectsFn func()
+	openFn    func()
+
+	// Owned by the goroutine that is running the engine.
 	batch      []item
-	actions    []engine.Action
+	sc         *scratch // lent for the turn
 	transports []liveTransport
 	timers     []liveTimer
 	clock      *time.Timer // set for the earliest of timers
@@ -168,6 +184,8 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		r.checkWS = defaultCheckWS()
 	}
 	r.ctx, r.base = ctx, context.WithoutCancel(ctx)
+	r.effectsFn = r.runEffects
+	r.openFn = r.openNext
 	context.AfterFunc(ctx, r.shutdown)
 	return r, nil
 }
@@ -227,7 +245,8 @@ func (r *Runner) Preference() reconnect.Preference {
 // Done returns a channel that is closed once the runner has stopped (its
 // context is done), has closed every transport whose Open has returned and
 // delivered its last state change, and every goroutine it started has
-// ended: the loop, the checks and the delivery of state changes. A check
+// ended: the checks, the calls to the transports and the delivery of
+// state changes. A check
 // function or an OnStateChange callback that never returns keeps it open.
 //
 // Done also waits for every Dialer.Open still running when the runner
@@ -238,31 +257,26 @@ func (r *Runner) Preference() reconnect.Preference {
 // transport is closed when it returns, after Done.
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
-// post queues an event for the loop and makes sure a loop goroutine runs.
+// post feeds ev to the engine from one of the SDK's goroutines (see turn).
 func (r *Runner) post(ev engine.Event) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.stopping || r.ctx.Err() != nil {
+		r.mu.Unlock()
 		return
 	}
-	r.enqueue(item{kind: itemEvent, ev: ev})
+	r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
+	r.turn(false)
 }
 
-// enqueue adds it to the inbox and starts the loop goroutine if none runs;
-// r.mu is held.
-func (r *Runner) enqueue(it item) {
-	r.inbox = append(r.inbox, it)
-	r.spawn(&r.running, (*Runner).loop)
-}
-
-// spawn starts fn on a goroutine of the runner's unless *running says one
-// already runs; fn clears *running, under r.mu, when it ends. r.mu is held.
-func (r *Runner) spawn(running *bool, fn func(*Runner)) {
-	if !*running {
-		*running = true
-		r.wg.Add(1)
-		go fn(r)
+// postOwn is post from one of the runner's own goroutines.
+func (r *Runner) postOwn(ev engine.Event) {
+	r.mu.Lock()
+	if r.stopping || r.ctx.Err() != nil {
+		r.mu.Unlock()
+		return
 	}
+	r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
+	r.turn(true)
 }
 
 // shutdown runs once the context is done: it queues the stop, waits for
@@ -270,8 +284,8 @@ func (r *Runner) spawn(running *bool, fn func(*Runner)) {
 func (r *Runner) shutdown() {
 	r.mu.Lock()
 	r.stopping = true
-	r.enqueue(item{kind: itemStop})
-	r.mu.Unlock()
+	r.inbox = append(r.inbox, item{kind: itemStop})
+	r.turn(true)
 	r.wg.Wait()
 	// The stop gave up every transport whose Open is still running; a
 	// well-behaved Open returns soon (its context is done) and its

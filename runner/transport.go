@@ -18,9 +18,9 @@ type OpenRequest struct {
 }
 
 // Dialer opens the SDK's transports. The runner calls Open on a goroutine
-// of its own for each transport, never on its loop, so an Open that blocks
-// (a DNS lookup, a dial, a lock) holds up no timer, no event, no Close and
-// no Done; calls for different transports may overlap, so Open must be safe
+// of its own for each transport, never where the engine runs, so an Open
+// that blocks (a DNS lookup, a dial, a lock) holds up no timer, no event,
+// no Close and no Done; calls for different transports may overlap, so Open must be safe
 // for concurrent use.
 type Dialer interface {
 	// Open starts opening the transport req asks for and should return
@@ -53,10 +53,12 @@ type Dialer interface {
 // type adds what it needs for messages (Send, …); Runner.Active returns it
 // so the SDK can type-assert it back.
 //
-// The runner calls these methods on its loop goroutine, one call at a
-// time (Close, for a transport given up while its Open ran, on that Open's
-// goroutine); they must return promptly and do any IO on the transport's
-// own goroutines. A method that panics is recovered (see PanicError).
+// The runner calls these methods on a goroutine of its own, never inside a
+// call of the SDK's into the runner or a Reporter, one call at a time, in
+// the order the engine decided them (Close, for a transport given up while
+// its Open ran, on that Open's goroutine); they must return promptly and
+// do any IO on the transport's own goroutines. A method that panics is
+// recovered (see PanicError).
 type Transport interface {
 	// RequestClose asks the server to close the connection: the transport
 	// sends the realtime CLOSE protocol message (RTN12a) and, when the
@@ -75,9 +77,13 @@ type Transport interface {
 
 // Reporter is how a transport tells the runner what happened to it. The
 // runner gives each transport its own Reporter in Dialer.Open. Its methods
-// never block, are safe for concurrent use and may be called from any
-// goroutine; the runner feeds them to the engine in the order they were
-// called, once Dialer.Open has returned. Each kind of report counts once,
+// never block on anything but the runner's own short lock, never call the
+// SDK's code, are safe for concurrent use and may be called from any
+// goroutine, with the SDK's locks held; the runner feeds them to the
+// engine in the order they were called, once Dialer.Open has returned (a
+// report runs the engine on the calling goroutine, a few hundred
+// nanoseconds, unless another goroutine is running it, which then takes
+// the report). Each kind of report counts once,
 // and nothing counts after Failed, Closed or Fatal: later and repeated
 // reports are ignored (a Fatal after Failed or Closed too), as are reports
 // after the runner has closed the transport.

@@ -1,0 +1,106 @@
+package runner
+
+import "github.com/reconnect-go/reconnect"
+
+// The effects are the calls into the SDK's code that running the engine
+// decides on, made outside the engine's turn and on the runner's own
+// goroutines: the transports' RequestClose and Close (r.ops, one call at a
+// time, in the order decided) and OnStateChange (r.changes, one change at
+// a time, in order). A goroutine in effects makes the transport calls
+// first, then delivers changes; while one goroutine is inside
+// OnStateChange, transport calls go on on another, so a slow callback
+// delays later changes, never a transport.
+
+// op is one call to a transport.
+type op struct {
+	kind opKind
+	rep  *reporter
+	t    Transport
+}
+
+type opKind uint8
+
+const (
+	opClose        opKind = iota // t.Close, then end Open's context
+	opRequestClose               // t.RequestClose
+)
+
+// effectsWaiting reports whether a call waits that no goroutine is making:
+// a transport call, or a change while nobody is inside OnStateChange. r.mu
+// is held.
+func (r *Runner) effectsWaiting() bool {
+	return len(r.ops) > 0 && !r.opsBusy || r.head < len(r.changes) && !r.sending
+}
+
+// runEffects is an effects goroutine started by turn (as r.effectsFn).
+func (r *Runner) runEffects() {
+	defer r.wg.Done()
+	r.effects()
+}
+
+// effects makes the waiting calls until none is left that it may make; the
+// caller counted itself in r.workers, and effects uncounts it on return.
+// A goroutine counted in r.workers looks at both queues again before it
+// returns, so turn starts another only when none is counted.
+func (r *Runner) effects() {
+	r.mu.Lock()
+	for {
+		switch {
+		case len(r.ops) > 0 && !r.opsBusy:
+			r.opsBusy = true
+			r.ops, r.opsRun = r.opsRun[:0], r.ops
+			r.mu.Unlock()
+			for i, o := range r.opsRun {
+				switch o.kind {
+				case opClose:
+					r.closeTransport(o.rep, o.t)
+				case opRequestClose:
+					r.requestClose(o.rep, o.t)
+				}
+				r.opsRun[i] = op{}
+			}
+			r.mu.Lock()
+			r.opsBusy = false
+		case r.head < len(r.changes) && !r.sending:
+			// No transport call waits here unless a goroutine is making
+			// them (opsBusy), and that one looks again.
+			r.sending = true
+			r.workers-- // inside a callback: not looking at the queues
+			c := r.nextChange()
+			r.mu.Unlock()
+			r.callOnChange(c)
+			r.mu.Lock()
+			r.sending = false
+			r.workers++
+		default:
+			r.workers--
+			r.mu.Unlock()
+			return
+		}
+	}
+}
+
+// requestClose calls t.RequestClose; one that panics closed the transport
+// with FailureOther.
+func (r *Runner) requestClose(p *reporter, t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.RequestClose", p.id, v)
+			p.Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+		}
+	}()
+	t.RequestClose()
+}
+
+// closeTransport calls t.Close, then ends the context Open had: the
+// transport is closed before that context is done. A Close that panics
+// counts as closed.
+func (r *Runner) closeTransport(p *reporter, t Transport) {
+	defer p.cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Close", p.id, v)
+		}
+	}()
+	t.Close()
+}

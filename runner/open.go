@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// openNext is the goroutine of one transport's Dialer.Open (r.openFn): the
+// engine's turn queues the transport in r.opens and starts one such
+// goroutine for it.
+func (r *Runner) openNext() {
+	r.mu.Lock()
+	p := r.opens[0]
+	n := copy(r.opens, r.opens[1:])
+	r.opens[n] = nil
+	r.opens = r.opens[:n]
+	r.mu.Unlock()
+	r.open(p)
+}
+
+// open calls Dialer.Open for p on a goroutine of its own, so that an Open
+// that blocks (for example on a DNS lookup or a dial, ignoring its
+// context) holds up no timer, no Close and no Done. When it returns, the
+// reports it held back go to the engine, or, if the runner no longer wants
+// the transport (the engine disposed of it, or the runner stopped,
+// meanwhile), the transport is closed at once.
+func (r *Runner) open(p *reporter) {
+	t := r.callOpen(p)
+	if !p.openDone(t) {
+		r.closeTransport(p, t)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.opening--; r.opening == 0 && r.opensEnd != nil {
+		close(r.opensEnd)
+		r.opensEnd = nil
+	}
+}
+
+// callOpen calls Dialer.Open; an Open that panics failed with
+// FailureOther and returns a Transport with nothing to close.
+func (r *Runner) callOpen(p *reporter) (t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Dialer.Open", p.id, v)
+			p.Failed(reconnect.Failure{Kind: reconnect.FailureOther})
+			t = noTransport{}
+		}
+	}()
+	t = r.dialer.Open(p.ctx, p.req, p)
+	if t == nil {
+		t = noTransport{} // a Dialer that broke its contract
+	}
+	return t
+}
+
+// noTransport stands for a nil Transport from Dialer.Open.
+type noTransport struct{}
+
+func (noTransport) RequestClose() {}
+func (noTransport) Close()        {}
+
+// check runs check id, a connectivity or websocket check, on its own
+// goroutine and feeds its answer as an event of kind k carrying id. The
+// answer is fed whenever it comes: the engine ignores one whose check is
+// no longer in flight.
+func (r *Runner) check(fn func(context.Context) bool, timeout time.Duration, k engine.EventKind, id engine.CheckID) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		ctx, cancel := context.WithTimeout(context.WithValue(r.ctx, checkIDKey{}, id), timeout)
+		up := r.runCheck(fn, ctx, k)
+		cancel()
+		r.postOwn(engine.Event{Kind: k, Check: id, Up: up})
+	}()
+}
+
+// runCheck calls the check fn; a check that panics answered down.
+func (r *Runner) runCheck(fn func(context.Context) bool, ctx context.Context, k engine.EventKind) (up bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			where := "CheckConnectivity"
+			if k == engine.EventWebSocketCheck {
+				where = "CheckWebSocket"
+			}
+			r.recovered(where, 0, v)
+			up = false
+		}
+	}()
+	return fn(ctx)
+}
