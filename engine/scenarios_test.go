@@ -13,7 +13,7 @@ import (
 // disconnectedRetryTimeout 15 s, suspendedRetryTimeout 30 s).
 
 type scenarioConfig struct {
-	ShortCircuitMs       int64    `json:"shortCircuitMs,omitempty"`
+	ShortCircuitMs       *int64   `json:"shortCircuitMs,omitempty"` // 0 means the default, 2000 ms
 	Endpoint             string   `json:"endpoint,omitempty"`
 	WebSocket            *bool    `json:"webSocket,omitempty"`
 	HTTP                 *bool    `json:"http,omitempty"`
@@ -400,7 +400,8 @@ func allScenarios() []scenario {
 	out = append(out, numberChecks(rowScenarios())...)
 	out = append(out, numberChecks(tourScenarios())...)
 	out = append(out, edgeScenarios()...)
-	return append(out, portScenarios()...)
+	out = append(out, portScenarios()...)
+	return append(out, boundaryScenarios()...)
 }
 
 // cat3 concatenates step lists.

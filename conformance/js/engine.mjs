@@ -498,10 +498,10 @@ export class Engine {
   // immediate reconnect.
   reconnect(f) {
     if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
-      const retryInNs = this.rtb1Ns();
-      this.setState("disconnected", "dropped", { retryInNs, error: f });
-      this.startTimer("retry", retryInNs);
-      return;
+      // Rate limited: block 7 with reason dropped, so SUSPENDED once
+      // connectionStateTtl has passed (websocket-check's RTN17f1 reconnect
+      // in CONNECTING after SUSPENDED), else DISCONNECTED with an RTB1 retry.
+      return this.endAttempt("dropped", f);
     }
     this.lastImmediateNs = this.nowNs;
     if (this.cfg.reconnectWindowMs > 0) {

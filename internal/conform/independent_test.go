@@ -1,14 +1,11 @@
 package conform
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -217,57 +214,32 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 		ms = slices.DeleteFunc(ms, func(m independentMutant) bool { return !slices.Contains(strings.Split(only, ","), m.Area) })
 	}
 	s := suite(t)
-	dir := t.TempDir()
-	results := make([]independentResult, len(ms))
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i, m := range ms {
+	var ran []independentMutant
+	var adapters []wrongAdapter
+	for _, m := range ms {
 		ref := src.of(m)
 		if strings.Count(ref, m.From) != 1 {
 			t.Errorf("%s: its text does not occur exactly once in the reference", m.Name)
 			continue
 		}
-		path := filepath.Join(dir, m.Name+".mjs")
-		changed := []byte(strings.Replace(ref, m.From, m.To, 1))
+		changed := strings.Replace(ref, m.From, m.To, 1)
+		files := map[string]string{"adapter.mjs": changed}
 		if m.engine {
 			// The adapter loads engine.mjs from its own directory: the
 			// wrong engine goes next to an unmodified adapter.
-			sub := filepath.Join(dir, m.Name)
-			if err := os.Mkdir(sub, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			path = filepath.Join(sub, "adapter.mjs")
-			if err := os.WriteFile(path, []byte(src.adapter), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(sub, "engine.mjs"), changed, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		} else if err := os.WriteFile(path, changed, 0o644); err != nil {
-			t.Fatal(err)
+			files = map[string]string{"adapter.mjs": src.adapter, "engine.mjs": changed}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r := independentResult{Name: m.Name, Area: m.Area, equiv: m.Equivalent, single: m.SingleInput, escape: m.Escape}
-			rep, err := RunCommand(context.Background(), suiteFor(s, m.Area), []string{node, path}, Options{Timeout: 60 * time.Second})
-			switch {
-			case err != nil:
-				r.Broken = err.Error()
-			default:
-				r.Failed, r.Broken = rep.Failed, rep.Broken
-				for _, f := range rep.Failures {
-					r.Cases = append(r.Cases, f.ID)
-				}
-			}
-			results[i] = r
-		}()
+		ran = append(ran, m)
+		adapters = append(adapters, wrongAdapter{name: m.Name, files: files, main: "adapter.mjs", suite: suiteFor(s, m.Area)})
 	}
-	wg.Wait()
-	t.Logf("%d wrong adapters in %v", len(ms), time.Since(start).Round(time.Millisecond))
+	start := time.Now()
+	results := make([]independentResult, len(ran))
+	for i, run := range runWrongAdapters(t, node, adapters) {
+		m := ran[i]
+		results[i] = independentResult{Name: m.Name, Area: m.Area, Failed: run.failed, Cases: run.cases, Broken: run.broken,
+			equiv: m.Equivalent, single: m.SingleInput, escape: m.Escape}
+	}
+	t.Logf("%d wrong adapters in %v", len(ran), time.Since(start).Round(time.Millisecond))
 
 	type tally struct{ written, equivalent, single, escapes, caught, caught2, least int }
 	per := map[string]*tally{}
@@ -275,9 +247,6 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 		per[a] = &tally{least: -1}
 	}
 	for _, r := range results {
-		if r.Name == "" {
-			continue
-		}
 		if r.Broken != "" {
 			t.Errorf("%s: the run broke: %s", r.Name, r.Broken)
 			continue

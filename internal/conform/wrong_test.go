@@ -74,16 +74,9 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 		t.Fatalf("%d wrong adapters, want at least 25", len(mutants))
 	}
 	s := suite(t)
-	dir := t.TempDir()
-	type result struct {
-		m      mutant
-		failed int
-		broken string
-	}
-	results := make([]result, len(mutants))
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i, m := range mutants {
+	var ran []mutant
+	var adapters []wrongAdapter
+	for _, m := range mutants {
 		if n := strings.Count(src, m.From); n != 1 {
 			t.Errorf("%s: %q occurs %d times in the reference adapter, want once", m.Name, m.From, n)
 			continue
@@ -93,37 +86,83 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 			t.Errorf("%s: not a one-line change", m.Name)
 			continue
 		}
-		only := sectionAreas(src, m.From)
-		path := filepath.Join(dir, m.Name+".mjs")
-		if err := os.WriteFile(path, []byte(mutated), 0o644); err != nil {
+		ran = append(ran, m)
+		adapters = append(adapters, wrongAdapter{name: m.Name, files: map[string]string{"adapter.mjs": mutated}, main: "adapter.mjs",
+			suite: s, only: sectionAreas(src, m.From)})
+	}
+	for i, r := range runWrongAdapters(t, node, adapters) {
+		m := ran[i]
+		t.Logf("%-28s caught by %4d cases  (%s)", m.Name, r.failed, m.Decision)
+		if r.broken != "" {
+			t.Errorf("%s: the run broke: %s", m.Name, r.broken)
+		}
+		if r.failed < 2 {
+			t.Errorf("%s (%s): caught by %d cases, want at least 2", m.Name, m.Decision, r.failed)
+		}
+	}
+}
+
+// wrongAdapter is one wrong adapter for runWrongAdapters: the files of its
+// directory (name to content), the one node runs, and the cases that judge
+// it (suite, and only those of the areas only when only is not nil).
+type wrongAdapter struct {
+	name  string
+	files map[string]string
+	main  string
+	suite Suite
+	only  []string
+}
+
+// wrongRun is what the harness said of one wrong adapter.
+type wrongRun struct {
+	failed int
+	cases  []string // the ids of the cases it failed
+	broken string   // why the run broke, if it did
+}
+
+// runWrongAdapters writes every wrong adapter into a directory of its own,
+// named after it (so an adapter finds only the files it lists beside it),
+// then runs each under the harness with node, four at a time. Run i is
+// adapter i's.
+func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wrongRun {
+	t.Helper()
+	dir := t.TempDir()
+	mains := make([]string, len(adapters))
+	for i, a := range adapters {
+		sub := filepath.Join(dir, a.name)
+		if err := os.Mkdir(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		for name, content := range a.files {
+			if err := os.WriteFile(filepath.Join(sub, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mains[i] = filepath.Join(sub, a.main)
+	}
+	runs := make([]wrongRun, len(adapters))
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i, a := range adapters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep, err := RunCommand(context.Background(), s, []string{node, path}, Options{Only: only, Timeout: 60 * time.Second})
+			rep, err := RunCommand(context.Background(), a.suite, []string{node, mains[i]}, Options{Only: a.only, Timeout: 60 * time.Second})
 			if err != nil {
-				results[i] = result{m: m, broken: err.Error()}
+				runs[i] = wrongRun{broken: err.Error()}
 				return
 			}
-			results[i] = result{m: m, failed: rep.Failed, broken: rep.Broken}
+			r := wrongRun{failed: rep.Failed, broken: rep.Broken}
+			for _, f := range rep.Failures {
+				r.cases = append(r.cases, f.ID)
+			}
+			runs[i] = r
 		}()
 	}
 	wg.Wait()
-	for _, r := range results {
-		if r.m.Name == "" {
-			continue
-		}
-		t.Logf("%-28s caught by %4d cases  (%s)", r.m.Name, r.failed, r.m.Decision)
-		if r.broken != "" {
-			t.Errorf("%s: the run broke: %s", r.m.Name, r.broken)
-		}
-		if r.failed < 2 {
-			t.Errorf("%s (%s): caught by %d cases, want at least 2", r.m.Name, r.m.Decision, r.failed)
-		}
-	}
+	return runs
 }
 
 // sectionAreas names the areas whose cases can see a change of the
