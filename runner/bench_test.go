@@ -56,22 +56,22 @@ func openedID(out []engine.Action) engine.TransportID {
 
 // BenchmarkRunnerEvent is the same cycle through a Runner, as an SDK
 // drives it: NetworkDown and NetworkUp called from the benchmark's
-// goroutine, the transport opened by a Dialer whose transport connects at
-// once (it reports Connected from within Open), with real timers started
-// and stopped, the transports closed, and every state change delivered to
-// an OnStateChange callback; the benchmark waits for CONNECTED at the end
-// of each cycle.
+// goroutine, the websocket's Connected reported from that goroutine too
+// once Open has handed it the Reporter (as a transport's reading goroutine
+// would), real timers started and stopped, the transports closed, and
+// every state change delivered to an OnStateChange callback; the benchmark
+// waits for CONNECTED at the end of each cycle.
 func BenchmarkRunnerEvent(b *testing.B) {
-	benchRunnerCycle(b, instantDialer{})
-}
-
-// BenchmarkRunnerEventReportedLater is the cycle with the websocket's
-// Connected reported from the benchmark's goroutine after Open has
-// returned, as a transport's own goroutine would: the same work for the
-// runner, plus the benchmark waiting for Open to hand it the Reporter.
-func BenchmarkRunnerEventReportedLater(b *testing.B) {
 	d := benchDialer{opened: make(chan Reporter, 1)}
 	benchRunnerCycle(b, d, func() { (<-d.opened).Connected() })
+}
+
+// BenchmarkRunnerEventConnectInOpen is the cycle with a transport that
+// connects within Open: its report is held until Open returns and then
+// runs the engine on Open's goroutine, a new goroutine whose stack grows
+// to hold the engine's.
+func BenchmarkRunnerEventConnectInOpen(b *testing.B) {
+	benchRunnerCycle(b, instantDialer{})
 }
 
 // instantDialer's transports connect within Open.
@@ -171,4 +171,31 @@ func waitIdle(rs []*Runner) {
 			runtime.Gosched()
 		}
 	}
+}
+
+// BenchmarkHandoffFloor is the cycle's goroutine hand-offs alone, without
+// the engine or the runner: the three goroutines a cycle of
+// BenchmarkRunnerEvent starts (the effects of the drop, Open, the effects
+// of CONNECTED) and the two waits of the benchmark (for the Reporter, for
+// CONNECTED). BenchmarkRunnerEvent minus BenchmarkBareStep minus this is
+// the runner's own bookkeeping.
+func BenchmarkHandoffFloor(b *testing.B) {
+	b.ReportAllocs()
+	var f struct {
+		opened, connected chan struct{}
+		effects, open     func()
+		connectedFn       func()
+	}
+	f.opened, f.connected = make(chan struct{}, 1), make(chan struct{}, 1)
+	f.effects = func() {}
+	f.open = func() { f.opened <- struct{}{} }
+	f.connectedFn = func() { f.connected <- struct{}{} }
+	for range b.N {
+		go f.effects()
+		go f.open()
+		<-f.opened
+		go f.connectedFn()
+		<-f.connected
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
 }
