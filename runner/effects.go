@@ -13,9 +13,11 @@ import "github.com/reconnect-go/reconnect"
 
 // op is one call to a transport.
 type op struct {
-	kind opKind
-	rep  *reporter
-	t    Transport
+	kind   opKind
+	rep    *reporter
+	t      Transport
+	active bool   // opClose: the transport was active once
+	gen    uint64 // opActivate: r.activeGen when it was queued
 }
 
 type opKind uint8
@@ -23,6 +25,7 @@ type opKind uint8
 const (
 	opClose        opKind = iota // t.Close, then end Open's context
 	opRequestClose               // t.RequestClose
+	opActivate                   // Active returns t from now, unless it changed since
 )
 
 // effectsWaiting reports whether a call waits that no goroutine is making:
@@ -54,8 +57,19 @@ func (r *Runner) effects() {
 				switch o.kind {
 				case opClose:
 					r.closeTransport(o.rep, o.t)
+					if o.active {
+						r.mu.Lock()
+						r.closingActive--
+						r.mu.Unlock()
+					}
 				case opRequestClose:
 					r.requestClose(o.rep, o.t)
+				case opActivate:
+					r.mu.Lock()
+					if r.activeGen == o.gen {
+						r.active = o.t
+					}
+					r.mu.Unlock()
 				}
 				r.opsRun[i] = op{}
 			}

@@ -17,7 +17,9 @@ type scratch struct {
 	ops     []op
 	opens   []*reporter
 	state   engine.State
-	active  Transport
+	// active is what Active returns from now, when activeSet.
+	active    Transport
+	activeSet bool
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -61,7 +63,7 @@ func (r *Runner) drain() {
 	sc := scratchPool.Get().(*scratch)
 	r.sc = sc
 	for len(r.inbox) > 0 {
-		sc.state, sc.active = r.state, r.active
+		sc.state = r.state
 		r.batch, r.inbox = r.inbox, r.batch[:0]
 		r.mu.Unlock()
 		last := len(r.batch) - 1
@@ -104,11 +106,28 @@ func (r *Runner) drain() {
 // of its own; r.mu is held.
 func (r *Runner) publish() {
 	sc := r.sc
-	r.state, r.active, r.pref = sc.state, sc.active, r.eng.Preference()
+	r.state, r.pref = sc.state, r.eng.Preference()
 	for _, c := range sc.changes {
 		r.queueChange(c)
 	}
+	for _, o := range sc.ops {
+		if o.kind == opClose && o.active {
+			r.closingActive++
+		}
+	}
 	r.ops = append(r.ops, sc.ops...)
+	if sc.activeSet {
+		// Active never returns a transport while one that was active
+		// before is still open: with such a Close still to be made, the
+		// new one is handed out by the effects once it has been.
+		r.activeGen++
+		if sc.active != nil && r.closingActive > 0 {
+			r.ops = append(r.ops, op{kind: opActivate, t: sc.active, gen: r.activeGen})
+		} else {
+			r.active = sc.active
+		}
+		sc.active, sc.activeSet = nil, false
+	}
 	r.opens = append(r.opens, sc.opens...)
 	r.opening += len(sc.opens)
 	for range sc.opens {
@@ -144,7 +163,8 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 	case engine.ActionActivateTransport:
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
-			r.sc.active = lt.rep.transport() // never nil: its reports wait for Open
+			lt.rep.wasActive = true
+			r.sc.active, r.sc.activeSet = lt.rep.transport(), true // never nil: its reports wait for Open
 		}
 	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
@@ -173,7 +193,7 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	}
 	r.sc.state = a.To
 	if a.To != engine.Connected && a.To != engine.Closing {
-		r.sc.active = nil
+		r.sc.active, r.sc.activeSet = nil, true
 	}
 	r.sc.changes = append(r.sc.changes, c)
 	if a.To == engine.Closing {
@@ -198,7 +218,7 @@ func (r *Runner) stop() {
 	r.inbox = r.inbox[:0]
 	r.mu.Unlock()
 	sc := r.sc
-	sc.active = nil
+	sc.active, sc.activeSet = nil, true
 	from := sc.state
 	if from == engine.Closed || from == engine.Failed {
 		return
@@ -214,13 +234,13 @@ func (r *Runner) dispose(id engine.TransportID) {
 	for i := range r.transports {
 		if lt := r.transports[i]; lt.id == id {
 			if t := lt.rep.dispose(); t != nil {
-				r.sc.ops = append(r.sc.ops, op{kind: opClose, rep: lt.rep, t: t})
+				r.sc.ops = append(r.sc.ops, op{kind: opClose, rep: lt.rep, t: t, active: lt.rep.wasActive})
 			} else {
 				lt.rep.cancel() // Open has not returned: its goroutine closes what it returns
 			}
 			if id == r.activeID {
 				r.activeID = 0
-				r.sc.active = nil
+				r.sc.active, r.sc.activeSet = nil, true
 			}
 			last := len(r.transports) - 1
 			r.transports[i] = r.transports[last]

@@ -27,6 +27,9 @@ type reporter struct {
 	ctx    openContext   // Open's: done once the runner no longer wants the transport
 	closed atomic.Bool   // the runner disposed of the transport: ignore its reports
 	sent   atomic.Uint32 // bit k: an event of kind k was passed on
+	// wasActive: the engine activated the transport once. Owned by the
+	// goroutine running the engine.
+	wasActive bool
 
 	mu       sync.Mutex
 	t        Transport           // what Open returned; nil until it has

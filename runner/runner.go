@@ -87,17 +87,21 @@ type Runner struct {
 	state    engine.State
 	pref     reconnect.Preference
 	active   Transport
-	changes  []StateChange // changes[head:] wait for onChange
-	head     int
-	missed   int
-	sending  bool          // a goroutine is calling onChange
-	ops      []op          // transport calls waiting for an effects goroutine
-	opsRun   []op          // the calls being made; owned by the goroutine with opsBusy
-	opsBusy  bool          // a goroutine is making the transport calls
-	workers  int           // goroutines in effects that will look at the queues again
-	opens    []*reporter   // transports waiting for their Open goroutine
-	opening  int           // Dialer.Open calls running
-	opensEnd chan struct{} // closed when opening reaches 0, once the stop waits for it
+	// activeGen counts the changes of what Active returns; closingActive
+	// the Close calls still to be made on transports that were active.
+	activeGen     uint64
+	closingActive int
+	changes       []StateChange // changes[head:] wait for onChange
+	head          int
+	missed        int
+	sending       bool          // a goroutine is calling onChange
+	ops           []op          // transport calls waiting for an effects goroutine
+	opsRun        []op          // the calls being made; owned by the goroutine with opsBusy
+	opsBusy       bool          // a goroutine is making the transport calls
+	workers       int           // goroutines in effects that will look at the queues again
+	opens         []*reporter   // transports waiting for their Open goroutine
+	opening       int           // Dialer.Open calls running
+	opensEnd      chan struct{} // closed when opening reaches 0, once the stop waits for it
 
 	// Made once in New, so that starting these goroutines allocates nothing.
 	effectsFn func()
@@ -218,6 +222,11 @@ func (r *Runner) Fatal(f reconnect.Failure) {
 // Active returns the transport messages go through: the one the engine
 // last activated, or nil when there is none (not CONNECTED, or CLOSING
 // after it closed). The SDK type-asserts it to its own type to send.
+// Active never returns a transport while another that was active before
+// is still open: when the engine replaces the active transport (an
+// upgrade, or a reconnect that connects before the dropped transport's
+// Close has been called), Active returns the one it replaces, or nil,
+// until the runner has called Close on it, microseconds later.
 func (r *Runner) Active() Transport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
