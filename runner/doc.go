@@ -70,10 +70,13 @@
 //
 // # Timers and goroutines
 //
-// The engine's timers share one time.AfterFunc timer, set for the earliest
-// of them; when it fires the runner feeds every timer that is due, earliest
-// first (ties in the order the engine started them). A timer that has
-// fired is finished and forgotten; a cancelled one is dropped.
+// The engine's timers share one time.AfterFunc timer, never set later than
+// the earliest of them; when it fires the runner feeds every timer that is
+// due, earliest first (ties in the order the engine started them), and
+// sets it again for the next. A timer that has fired is finished and
+// forgotten; a cancelled one is dropped, and the shared timer is not
+// pushed back for it: it may fire once with nothing due, which costs one
+// wake-up instead of a reset at every step.
 //
 // The engine runs on the goroutine that brings it an event: a call of the
 // SDK's (Connect, a Reporter's Viable, …), the timer's, or a check's. One
