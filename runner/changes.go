@@ -35,8 +35,10 @@ type StateChange struct {
 	// Options.OnStateChange fell MaxQueuedChanges behind; usually 0.
 	Missed int
 	// Stopped is true for the runner's last change, to CLOSED with
-	// engine.ReasonClosed, when its context is done (see New); the engine
-	// did not make it.
+	// engine.ReasonClosed, when its context is done in any state but
+	// CLOSED or FAILED (see New); the engine did not make it. A runner
+	// stopped in CLOSED or FAILED delivers no such change: Done is the
+	// signal that it has stopped.
 	Stopped bool
 }
 

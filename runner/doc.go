@@ -97,8 +97,9 @@
 //
 // When the context is done the runner closes every transport (then ends
 // the context each Open had), stops every timer, cancels the checks, goes
-// CLOSED (FAILED stays FAILED) with one last state change marked Stopped,
-// and closes Done once that change is delivered and every goroutine it
+// CLOSED with one last state change marked Stopped (a runner already
+// CLOSED or FAILED stays so, with no change), and closes Done once that
+// change is delivered and every goroutine it
 // started has ended; an Open still running is waited for at most
 // realtimeRequestTimeout, and its transport is closed as soon as it
 // returns.

@@ -67,7 +67,7 @@ func (r *Runner) effects() {
 				case opActivate:
 					r.mu.Lock()
 					if r.activeGen == o.gen {
-						r.active = o.t
+						r.active, r.activeRep = o.t, o.rep
 					}
 					r.mu.Unlock()
 				}

@@ -19,6 +19,7 @@ type scratch struct {
 	state   engine.State
 	// active is what Active returns from now, when activeSet.
 	active    Transport
+	activeRep *reporter
 	activeSet bool
 }
 
@@ -113,6 +114,9 @@ func (r *Runner) publish() {
 	for _, o := range sc.ops {
 		if o.kind == opClose && o.active {
 			r.closingActive++
+			if o.rep == r.activeRep { // not handed out once it is to be closed
+				r.active, r.activeRep = nil, nil
+			}
 		}
 	}
 	r.ops = append(r.ops, sc.ops...)
@@ -122,11 +126,11 @@ func (r *Runner) publish() {
 		// new one is handed out by the effects once it has been.
 		r.activeGen++
 		if sc.active != nil && r.closingActive > 0 {
-			r.ops = append(r.ops, op{kind: opActivate, t: sc.active, gen: r.activeGen})
+			r.ops = append(r.ops, op{kind: opActivate, rep: sc.activeRep, t: sc.active, gen: r.activeGen})
 		} else {
-			r.active = sc.active
+			r.active, r.activeRep = sc.active, sc.activeRep
 		}
-		sc.active, sc.activeSet = nil, false
+		sc.active, sc.activeRep, sc.activeSet = nil, nil, false
 	}
 	r.opens = append(r.opens, sc.opens...)
 	r.opening += len(sc.opens)
@@ -164,7 +168,7 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
 			lt.rep.wasActive = true
-			r.sc.active, r.sc.activeSet = lt.rep.transport(), true // never nil: its reports wait for Open
+			r.sc.active, r.sc.activeRep, r.sc.activeSet = lt.rep.transport(), lt.rep, true // never nil: its reports wait for Open
 		}
 	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
@@ -193,7 +197,7 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	}
 	r.sc.state = a.To
 	if a.To != engine.Connected && a.To != engine.Closing {
-		r.sc.active, r.sc.activeSet = nil, true
+		r.sc.active, r.sc.activeRep, r.sc.activeSet = nil, nil, true
 	}
 	r.sc.changes = append(r.sc.changes, c)
 	if a.To == engine.Closing {
@@ -218,7 +222,7 @@ func (r *Runner) stop() {
 	r.inbox = r.inbox[:0]
 	r.mu.Unlock()
 	sc := r.sc
-	sc.active, sc.activeSet = nil, true
+	sc.active, sc.activeRep, sc.activeSet = nil, nil, true
 	from := sc.state
 	if from == engine.Closed || from == engine.Failed {
 		return
@@ -240,7 +244,7 @@ func (r *Runner) dispose(id engine.TransportID) {
 			}
 			if id == r.activeID {
 				r.activeID = 0
-				r.sc.active, r.sc.activeSet = nil, true
+				r.sc.active, r.sc.activeRep, r.sc.activeSet = nil, nil, true
 			}
 			last := len(r.transports) - 1
 			r.transports[i] = r.transports[last]

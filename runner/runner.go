@@ -38,8 +38,11 @@ type Options struct {
 	// the runner (so it may take the SDK's locks and call the Runner): a
 	// slow callback delays later changes, never the connection. At most MaxQueuedChanges
 	// wait for it; beyond that the oldest are dropped and the next one
-	// delivered says how many in StateChange.Missed. The last change, when
-	// the context is done, has StateChange.Stopped set (see New).
+	// delivered says how many in StateChange.Missed. When the context is
+	// done in any state but CLOSED and FAILED, the last change has
+	// StateChange.Stopped set (see New); in CLOSED or FAILED no change
+	// follows. Done, not a Stopped change, says that the runner has
+	// stopped.
 	OnStateChange func(StateChange)
 	// OnPanic, if not nil, receives every panic the runner recovered from
 	// in the code it calls (see PanicError for what each becomes), on the
@@ -80,13 +83,14 @@ type Runner struct {
 	done     chan struct{}
 	wg       sync.WaitGroup // the engine's turns, the effects goroutines and the checks
 
-	mu       sync.Mutex
-	inbox    []item
-	running  bool // a goroutine is running the engine (draining the inbox)
-	stopping bool // the context is done: no new events
-	state    engine.State
-	pref     reconnect.Preference
-	active   Transport
+	mu        sync.Mutex
+	inbox     []item
+	running   bool // a goroutine is running the engine (draining the inbox)
+	stopping  bool // the context is done: no new events
+	state     engine.State
+	pref      reconnect.Preference
+	active    Transport
+	activeRep *reporter // active's
 	// activeGen counts the changes of what Active returns; closingActive
 	// the Close calls still to be made on transports that were active.
 	activeGen     uint64
@@ -222,11 +226,12 @@ func (r *Runner) Fatal(f reconnect.Failure) {
 // Active returns the transport messages go through: the one the engine
 // last activated, or nil when there is none (not CONNECTED, or CLOSING
 // after it closed). The SDK type-asserts it to its own type to send.
-// Active never returns a transport while another that was active before
-// is still open: when the engine replaces the active transport (an
-// upgrade, or a reconnect that connects before the dropped transport's
-// Close has been called), Active returns the one it replaces, or nil,
-// until the runner has called Close on it, microseconds later.
+// Active never returns a transport the runner is to close, and never a
+// new one before Close has returned on every transport that was active
+// before: when the engine replaces the active transport (an upgrade, or a
+// reconnect that connects before the dropped transport is closed), Active
+// returns nil, also while CONNECTED, until that Close has returned, which
+// is as long as the SDK's Close takes.
 func (r *Runner) Active() Transport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -235,6 +240,10 @@ func (r *Runner) Active() Transport {
 
 // State returns the connection state after the last event the runner
 // processed; once the runner has stopped, CLOSED or FAILED (see New).
+// After a call such as Connect or Close returns, State shows its effect
+// unless another goroutine was running the engine at the time, which then
+// processes the call's event a moment later: to act on a state, follow
+// OnStateChange rather than reading State after a call.
 func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
