@@ -126,17 +126,9 @@ func (p *reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
 // those openDone passes on, and is released before the engine runs, which
 // may dispose of p.
 func (p *reporter) post(own bool, evs ...engine.Event) {
-	r := p.r
-	r.mu.Lock()
+	p.r.mu.Lock()
 	p.mu.Unlock()
-	if r.stopping || r.ctx.Err() != nil {
-		r.mu.Unlock()
-		return
-	}
-	for _, ev := range evs {
-		r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
-	}
-	r.turn(own)
+	p.r.feed(own, evs...)
 }
 
 // openDone records what Open returned and passes on the reports held back

@@ -278,23 +278,27 @@ func (r *Runner) Done() <-chan struct{} { return r.done }
 // post feeds ev to the engine from one of the SDK's goroutines (see turn).
 func (r *Runner) post(ev engine.Event) {
 	r.mu.Lock()
-	if r.stopping || r.ctx.Err() != nil {
-		r.mu.Unlock()
-		return
-	}
-	r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
-	r.turn(false)
+	r.feed(false, ev)
 }
 
 // postOwn is post from one of the runner's own goroutines.
 func (r *Runner) postOwn(ev engine.Event) {
 	r.mu.Lock()
+	r.feed(true, ev)
+}
+
+// feed queues evs for the engine, unless the runner is stopping, and runs
+// it (see turn; own: on a goroutine of the runner's). r.mu is held, and is
+// released on return.
+func (r *Runner) feed(own bool, evs ...engine.Event) {
 	if r.stopping || r.ctx.Err() != nil {
 		r.mu.Unlock()
 		return
 	}
-	r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
-	r.turn(true)
+	for _, ev := range evs {
+		r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
+	}
+	r.turn(own)
 }
 
 // shutdown runs once the context is done: it queues the stop, waits for
