@@ -23,7 +23,7 @@ import (
 type hostile struct {
 	inner  *Dialer
 	before func(req runner.OpenRequest)
-	wrap   func(req runner.OpenRequest, rep runner.Reporter) runner.Reporter
+	wrap   func(req runner.OpenRequest, rep Reporter) Reporter
 
 	mu     sync.Mutex
 	opened []*hostileConn
@@ -56,10 +56,11 @@ func (d *hostile) Open(ctx context.Context, req runner.OpenRequest, rep runner.R
 	if d.before != nil {
 		d.before(req)
 	}
+	var lrep Reporter = rep
 	if d.wrap != nil {
-		rep = d.wrap(req, rep)
+		lrep = d.wrap(req, rep)
 	}
-	c := &hostileConn{Conn: d.inner.Open(ctx, req, rep).(Conn), req: req, ctx: ctx}
+	c := &hostileConn{Conn: d.inner.open(req, lrep), req: req, ctx: ctx}
 	d.mu.Lock()
 	d.opened = append(d.opened, c)
 	d.mu.Unlock()
@@ -136,7 +137,7 @@ func (c *chaosRunner) until(to engine.State, within time.Duration) runner.StateC
 // Fatal after Failed on the same reporter counts for nothing: the
 // Reporter's doc says nothing counts after Failed or Closed.
 func TestChaosFatalAfterFailedIsIgnored(t *testing.T) {
-	d := &hostile{wrap: func(req runner.OpenRequest, rep runner.Reporter) runner.Reporter {
+	d := &hostile{wrap: func(req runner.OpenRequest, rep Reporter) Reporter {
 		return &fatalAfterEnd{Reporter: rep}
 	}}
 	c := newChaosRunner(t, scaled(), d, func(s *Server) {
@@ -157,7 +158,7 @@ func TestChaosFatalAfterFailedIsIgnored(t *testing.T) {
 }
 
 // fatalAfterEnd reports Fatal right after every Failed or Closed.
-type fatalAfterEnd struct{ runner.Reporter }
+type fatalAfterEnd struct{ Reporter }
 
 func (f *fatalAfterEnd) Failed(x reconnect.Failure) {
 	f.Reporter.Failed(x)

@@ -22,6 +22,11 @@ func NewDialer(c *Client) *Dialer { return &Dialer{c: c, live: map[Conn]struct{}
 
 // Open implements runner.Dialer.
 func (d *Dialer) Open(_ context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
+	return d.open(req, rep)
+}
+
+// open opens the transport req asks for, reporting to rep.
+func (d *Dialer) open(req runner.OpenRequest, rep Reporter) Conn {
 	conn := d.c.Open(req.Kind, req.Host, req.Mode, rep)
 	d.mu.Lock()
 	d.live[conn] = struct{}{}

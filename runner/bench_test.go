@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,6 +68,70 @@ func BenchmarkRunnerEvent(b *testing.B) {
 	benchRunnerCycle(b, d, func() { (<-d.opened).Connected() })
 }
 
+// BenchmarkRunnerEventInline is the cycle of BenchmarkRunnerEvent with
+// Options.Inline, where the SDK's code runs on the goroutine that brought
+// the event: Open is called, and CONNECTED delivered, within the
+// benchmark's calls, unless the shared timer's goroutine happens to be
+// running the engine at that moment (it fires once for a timer already
+// cancelled, see rearm), in which case the benchmark waits for it.
+func BenchmarkRunnerEventInline(b *testing.B) {
+	b.ReportAllocs()
+	d := &syncDialer{}
+	var connected atomic.Bool
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: true, OnStateChange: func(c StateChange) {
+		if c.To == engine.Connected {
+			connected.Store(true)
+		}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cycle := func(n int64) {
+		for d.opened.Load() < n {
+			runtime.Gosched()
+		}
+		d.reporter().Connected()
+		for !connected.Load() {
+			runtime.Gosched()
+		}
+		connected.Store(false)
+	}
+	r.Connect()
+	cycle(1)
+	b.ResetTimer()
+	for i := range b.N {
+		r.NetworkDown()
+		r.NetworkUp()
+		cycle(int64(i) + 2)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
+	cancel()
+	<-r.Done()
+}
+
+// syncDialer keeps the Reporter of the transport it opened last.
+type syncDialer struct {
+	mu     sync.Mutex
+	report Reporter
+	opened atomic.Int64
+}
+
+func (d *syncDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Transport {
+	d.mu.Lock()
+	d.report = report
+	d.mu.Unlock()
+	d.opened.Add(1)
+	return noTransport{}
+}
+
+func (d *syncDialer) reporter() Reporter {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.report
+}
+
 // BenchmarkRunnerEventConnectInOpen is the cycle with a transport that
 // connects within Open: its report is held until Open returns and then
 // runs the engine on Open's goroutine, a new goroutine whose stack grows
@@ -83,10 +149,14 @@ func (instantDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Tra
 }
 
 func benchRunnerCycle(b *testing.B, d Dialer, afterOpen ...func()) {
+	benchRunnerCycleWith(b, d, false, afterOpen...)
+}
+
+func benchRunnerCycleWith(b *testing.B, d Dialer, inline bool, afterOpen ...func()) {
 	b.ReportAllocs()
 	connected := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, OnStateChange: func(c StateChange) {
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: inline, OnStateChange: func(c StateChange) {
 		if c.To == engine.Connected {
 			connected <- struct{}{}
 		}

@@ -38,30 +38,28 @@ func (r *Runner) effectsWaiting() bool {
 // runEffects is an effects goroutine started by turn (as r.effectsFn).
 func (r *Runner) runEffects() {
 	defer r.wg.Done()
-	r.effects()
+	r.mu.Lock()
+	r.effects(false, false)
 }
 
 // effects makes the waiting calls until none is left that it may make; the
 // caller counted itself in r.workers, and effects uncounts it on return.
 // A goroutine counted in r.workers looks at both queues again before it
-// returns, so turn starts another only when none is counted.
-func (r *Runner) effects() {
-	r.mu.Lock()
+// returns, so turn starts another only when none is counted. r.mu is held
+// on entry and released on return; with turn, effects ends the caller's
+// turn (see endTurn) as it returns, and with open it returns the transport
+// whose Open is next (see nextOpen), if any.
+func (r *Runner) effects(turn, open bool) *reporter {
 	for {
 		switch {
 		case len(r.ops) > 0 && !r.opsBusy:
 			r.opsBusy = true
 			r.ops, r.opsRun = r.opsRun[:0], r.ops
 			r.mu.Unlock()
-			for i, o := range r.opsRun {
+			for _, o := range r.opsRun {
 				switch o.kind {
 				case opClose:
 					r.closeTransport(o.rep, o.t)
-					if o.active {
-						r.mu.Lock()
-						r.closingActive--
-						r.mu.Unlock()
-					}
 				case opRequestClose:
 					r.requestClose(o.rep, o.t)
 				case opActivate:
@@ -71,9 +69,17 @@ func (r *Runner) effects() {
 					}
 					r.mu.Unlock()
 				}
-				r.opsRun[i] = op{}
 			}
 			r.mu.Lock()
+			for i, o := range r.opsRun {
+				if o.kind == opClose {
+					if o.active {
+						r.closingActive--
+					}
+					r.release(o.rep)
+				}
+				r.opsRun[i] = op{}
+			}
 			r.opsBusy = false
 		case r.head < len(r.changes) && !r.sending:
 			// No transport call waits here unless a goroutine is making
@@ -88,8 +94,15 @@ func (r *Runner) effects() {
 			r.workers++
 		default:
 			r.workers--
+			if turn {
+				r.endTurn()
+			}
+			var p *reporter
+			if open {
+				p = r.nextOpen()
+			}
 			r.mu.Unlock()
-			return
+			return p
 		}
 	}
 }
@@ -100,21 +113,34 @@ func (r *Runner) requestClose(p *reporter, t Transport) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("Transport.RequestClose", p.id, v)
-			p.Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+			p.reporter().Closed(reconnect.Failure{Kind: reconnect.FailureOther})
 		}
 	}()
 	t.RequestClose()
 }
 
-// closeTransport calls t.Close, then ends the context Open had: the
-// transport is closed before that context is done. A Close that panics
-// counts as closed.
+// closeTransport calls t.Close; the caller then releases p (see release).
+// A Close that panics counts as closed.
 func (r *Runner) closeTransport(p *reporter, t Transport) {
-	defer p.cancel()
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("Transport.Close", p.id, v)
 		}
 	}()
 	t.Close()
+}
+
+// maxFree is how many released slots a runner keeps for later transports:
+// as many as it has transports at once, at most (a websocket, an HTTP
+// transport, and one being closed).
+const maxFree = 3
+
+// release keeps p for a later transport: its transport is closed and its
+// Open has returned, so nothing of the runner's refers to it any more, and
+// any report still made through its Reporter is ignored (see reporter).
+// r.mu is held.
+func (r *Runner) release(p *reporter) {
+	if len(r.free) < maxFree {
+		r.free = append(r.free, p)
+	}
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// FuzzRunnerInterleavings drives a runner from three goroutines at once
+// FuzzRunnerInterleavings drives a runner, without and with
+// Options.Inline, from three goroutines at once
 // with the bytes' operations (Connect, Close, NetworkUp, NetworkDown,
 // every transport report, check answers, time passing, and the context's
 // cancellation), under synctest's virtual time, and checks the runner's
@@ -31,18 +32,20 @@ func FuzzRunnerInterleavings(f *testing.F) {
 		if len(data) > 300 {
 			data = data[:300]
 		}
-		synctest.Test(t, func(t *testing.T) { fuzzRun(t, data) })
+		for _, inline := range []bool{false, true} {
+			synctest.Test(t, func(t *testing.T) { fuzzRun(t, data, inline) })
+		}
 	})
 }
 
-func fuzzRun(t *testing.T, data []byte) {
+func fuzzRun(t *testing.T, data []byte, inline bool) {
 	ctx, cancel := context.WithCancel(t.Context())
 	d := newMemDialer()
 	net, ws := newMemCheck(), newMemCheck()
 	var mu sync.Mutex
 	var changes []StateChange
 	var panics []*PanicError
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check,
+	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check, Inline: inline,
 		OnStateChange: func(c StateChange) {
 			mu.Lock()
 			changes = append(changes, c)

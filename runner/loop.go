@@ -40,21 +40,33 @@ func (r *Runner) turn(own bool) {
 		return
 	}
 	r.running = true
-	r.wg.Add(1)
+	r.turns++
 	r.drain()
-	if own {
+	var p *reporter
+	if own || r.inline {
 		r.workers++
-		r.mu.Unlock()
-		r.effects()
+		p = r.effects(true, r.inline)
 	} else {
 		if r.workers == 0 && r.effectsWaiting() {
 			r.workers++
 			r.wg.Add(1)
 			go r.effectsFn()
 		}
+		r.endTurn()
 		r.mu.Unlock()
 	}
-	r.wg.Done()
+	for p != nil { // Options.Inline: the Opens the turn decided
+		p = r.open(p, true)
+	}
+}
+
+// endTurn counts a turn as ended; r.mu is held. The stop waits for every
+// turn to end (see shutdown).
+func (r *Runner) endTurn() {
+	if r.turns--; r.turns == 0 && r.turnsEnd != nil {
+		close(r.turnsEnd)
+		r.turnsEnd = nil
+	}
 }
 
 // drain feeds the inbox to the engine, one item at a time, until it is
@@ -66,6 +78,9 @@ func (r *Runner) drain() {
 	for len(r.inbox) > 0 {
 		sc.state = r.state
 		r.batch, r.inbox = r.inbox, r.batch[:0]
+		if len(r.spare) == 0 && len(r.free) > 0 {
+			r.spare, r.free = r.free, r.spare
+		}
 		r.mu.Unlock()
 		last := len(r.batch) - 1
 		for i, it := range r.batch {
@@ -95,7 +110,8 @@ func (r *Runner) drain() {
 		r.mu.Lock()
 		r.publish()
 	}
-	r.sc = nil // before the next drain may start
+	r.sc = nil        // before the next drain may start
+	clear(sc.actions) // what the last step returned: no failure's text kept alive in the pool
 	scratchPool.Put(sc)
 	r.running = false
 }
@@ -134,8 +150,10 @@ func (r *Runner) publish() {
 	}
 	r.opens = append(r.opens, sc.opens...)
 	r.opening += len(sc.opens)
-	for range sc.opens {
-		go r.openFn()
+	if !r.inline {
+		for range sc.opens {
+			go r.openFn()
+		}
 	}
 	clear(sc.changes)
 	clear(sc.ops)
@@ -148,18 +166,17 @@ func (r *Runner) publish() {
 func (r *Runner) step(now time.Time, ev engine.Event) {
 	sc := r.sc
 	sc.actions = r.eng.Step(now, ev, sc.actions[:0])
-	for _, a := range sc.actions {
-		r.perform(now, a)
+	for i := range sc.actions {
+		r.perform(now, &sc.actions[i])
 	}
-	clear(sc.actions) // no Host strings kept alive
 }
 
-func (r *Runner) perform(now time.Time, a engine.Action) {
+func (r *Runner) perform(now time.Time, a *engine.Action) {
 	switch a.Kind {
 	case engine.ActionOpenTransport:
 		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
-		rep := &reporter{r: r, id: a.Transport, req: req}
-		rep.ctx = openContext{rep}
+		rep := r.slot()
+		rep.reset(a.Transport, req)
 		r.transports = append(r.transports, liveTransport{id: a.Transport, rep: rep})
 		r.sc.opens = append(r.sc.opens, rep)
 	case engine.ActionDisposeTransport:
@@ -168,7 +185,9 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 		if lt := r.transport(a.Transport); lt != nil {
 			r.activeID = a.Transport
 			lt.rep.wasActive = true
-			r.sc.active, r.sc.activeRep, r.sc.activeSet = lt.rep.transport(), lt.rep, true // never nil: its reports wait for Open
+			// Its reports waited for Open: t is set, and was before the
+			// report that led here was queued.
+			r.sc.active, r.sc.activeRep, r.sc.activeSet = lt.rep.t, lt.rep, true
 		}
 	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
@@ -188,7 +207,7 @@ func (r *Runner) perform(now time.Time, a engine.Action) {
 // changeState records a state change, asks the active transport to send
 // the CLOSE message on entering CLOSING and queues the change for
 // OnStateChange.
-func (r *Runner) changeState(now time.Time, a engine.Action) {
+func (r *Runner) changeState(now time.Time, a *engine.Action) {
 	c := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
 	if a.To == engine.Connected {
 		if lt := r.transport(r.activeID); lt != nil {
@@ -202,9 +221,8 @@ func (r *Runner) changeState(now time.Time, a engine.Action) {
 	r.sc.changes = append(r.sc.changes, c)
 	if a.To == engine.Closing {
 		if lt := r.transport(r.activeID); lt != nil {
-			if t := lt.rep.transport(); t != nil {
-				r.sc.ops = append(r.sc.ops, op{kind: opRequestClose, rep: lt.rep, t: t})
-			}
+			// Active: it reported, so Open has returned.
+			r.sc.ops = append(r.sc.ops, op{kind: opRequestClose, rep: lt.rep, t: lt.rep.t})
 		}
 	}
 }
@@ -239,9 +257,7 @@ func (r *Runner) dispose(id engine.TransportID) {
 		if lt := r.transports[i]; lt.id == id {
 			if t := lt.rep.dispose(); t != nil {
 				r.sc.ops = append(r.sc.ops, op{kind: opClose, rep: lt.rep, t: t, active: lt.rep.wasActive})
-			} else {
-				lt.rep.cancel() // Open has not returned: its goroutine closes what it returns
-			}
+			} // else Open has not returned: its goroutine closes what it returns
 			if id == r.activeID {
 				r.activeID = 0
 				r.sc.active, r.sc.activeRep, r.sc.activeSet = nil, nil, true
@@ -253,6 +269,18 @@ func (r *Runner) dispose(id engine.TransportID) {
 			return
 		}
 	}
+}
+
+// slot returns a reporter for a new transport: one the effects released,
+// or a new one.
+func (r *Runner) slot() *reporter {
+	if n := len(r.spare); n > 0 {
+		p := r.spare[n-1]
+		r.spare[n-1] = nil
+		r.spare = r.spare[:n-1]
+		return p
+	}
+	return &reporter{r: r}
 }
 
 func (r *Runner) transport(id engine.TransportID) *liveTransport {

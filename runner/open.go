@@ -13,31 +13,58 @@ import (
 // goroutine for it.
 func (r *Runner) openNext() {
 	r.mu.Lock()
-	p := r.opens[0]
-	n := copy(r.opens, r.opens[1:])
-	r.opens[n] = nil
-	r.opens = r.opens[:n]
+	p := r.nextOpen()
 	r.mu.Unlock()
-	r.open(p)
+	r.open(p, false)
 }
 
-// open calls Dialer.Open for p on a goroutine of its own, so that an Open
-// that blocks (for example on a DNS lookup or a dial, ignoring its
-// context) holds up no timer, no Close and no Done. When it returns, the
+// open calls Dialer.Open for p, on a goroutine of its own, or with
+// Options.Inline on the goroutine that ran the engine's turn, never where
+// the engine runs: an Open that blocks (for example on a DNS lookup or a
+// dial) holds up no timer, no Close and no Done. When it returns, the
 // reports it held back go to the engine, or, if the runner no longer wants
 // the transport (the engine disposed of it, or the runner stopped,
-// meanwhile), the transport is closed at once.
-func (r *Runner) open(p *reporter) {
-	t := r.callOpen(p)
-	if !p.openDone(t) {
+// meanwhile), the transport is closed at once. A transport given up
+// before its Open was called is not opened. With next, open returns the
+// transport whose Open is next (see nextOpen), if any.
+func (r *Runner) open(p *reporter, next bool) *reporter {
+	var t Transport = noTransport{}
+	if p.state.Load()&flagDisposed == 0 {
+		t = r.callOpen(p)
+	}
+	closed := !p.openDone(true, t)
+	if closed {
 		r.closeTransport(p, t)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if closed {
+		r.release(p)
+	}
 	if r.opening--; r.opening == 0 && r.opensEnd != nil {
 		close(r.opensEnd)
 		r.opensEnd = nil
 	}
+	if next {
+		return r.nextOpen()
+	}
+	return nil
+}
+
+// nextOpen takes the transport whose Open is next, or returns nil; r.mu
+// is held. With Options.Inline, the goroutine that ran the engine's turn
+// calls these Opens itself, after the turn's effects and outside r.wg
+// (Done waits for an Open at most realtimeRequestTimeout, as for one on a
+// goroutine of its own).
+func (r *Runner) nextOpen() *reporter {
+	if len(r.opens) == 0 {
+		return nil
+	}
+	p := r.opens[0]
+	n := copy(r.opens, r.opens[1:])
+	r.opens[n] = nil
+	r.opens = r.opens[:n]
+	return p
 }
 
 // callOpen calls Dialer.Open; an Open that panics failed with
@@ -46,11 +73,11 @@ func (r *Runner) callOpen(p *reporter) (t Transport) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("Dialer.Open", p.id, v)
-			p.Failed(reconnect.Failure{Kind: reconnect.FailureOther})
+			p.reporter().Failed(reconnect.Failure{Kind: reconnect.FailureOther})
 			t = noTransport{}
 		}
 	}()
-	t = r.dialer.Open(p.ctx, p.req, p)
+	t = r.dialer.Open(r.openCtx, p.req, p.reporter())
 	if t == nil {
 		t = noTransport{} // a Dialer that broke its contract
 	}

@@ -1,107 +1,163 @@
 package runner
 
 import (
-	"context"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// reporter is the Reporter of one transport, and what the runner knows of
-// that transport while Dialer.Open runs on its own goroutine.
+// Reporter is how a transport tells the runner what happened to it. The
+// runner gives each transport its own Reporter in Dialer.Open: a small
+// value (a pointer and the transport's ID), so that opening a transport
+// allocates nothing; copy it freely. Its methods never block on anything
+// but the runner's own short lock, never call the SDK's code, are safe for
+// concurrent use and may be called from any goroutine, with the SDK's
+// locks held; the runner feeds them to the engine in the order they were
+// called, once Dialer.Open has returned (a report runs the engine on the
+// calling goroutine, a few hundred nanoseconds, unless another goroutine
+// is running it, which then takes the report). Each kind of report counts
+// once, and nothing counts after Failed, Closed or Fatal: later and
+// repeated reports are ignored (a Fatal after Failed or Closed too), as
+// are reports after the runner has closed the transport, however long the
+// transport's goroutines keep the Reporter.
 //
-// It passes each kind of report on once, and nothing after Failed, Closed
-// or Fatal, so a transport that reports in a loop cannot flood the runner's
-// queue: at most four events per transport reach it. Reports made before
-// Open has returned (from within Open, or from a goroutine Open started)
-// are held back and passed on, in order, once it has: the engine never
-// hears of a transport the runner cannot yet close, activate or hand to
-// Runner.Active.
+// The zero Reporter ignores every report. A transport that wants to be
+// tested without a runner declares the interface it needs, which Reporter
+// satisfies, for example:
+//
+//	type reporter interface {
+//		Viable()
+//		Connected()
+//		Failed(reconnect.Failure)
+//		Closed(reconnect.Failure)
+//		Fatal(reconnect.Failure)
+//	}
+type Reporter struct {
+	p  *reporter
+	id engine.TransportID
+}
+
+// Viable: the transport has shown itself viable (see the package doc for
+// the exact moment for websocket and HTTP).
+func (rp Reporter) Viable() { rp.report(engine.EventTransportViable, reconnect.Failure{}) }
+
+// Connected: the transport received the realtime CONNECTED protocol
+// message. A transport that reports Connected without Viable first is
+// treated as viable, then connected.
+func (rp Reporter) Connected() { rp.report(engine.EventTransportConnected, reconnect.Failure{}) }
+
+// Failed: the transport failed before it connected; f says how (its Kind
+// decides whether the engine moves on to a fallback host; see
+// reconnect.ShouldFallback).
+func (rp Reporter) Failed(f reconnect.Failure) { rp.report(engine.EventTransportFailed, f) }
+
+// Closed: the transport closed or dropped after it was viable or
+// connected; f says how, the zero Failure for a clean close (the server's
+// CLOSED after RequestClose).
+func (rp Reporter) Closed(f reconnect.Failure) { rp.report(engine.EventTransportClosed, f) }
+
+// Fatal: the server sent an error no retry can fix (for example a revoked
+// key): the connection goes FAILED. It counts only before the transport's
+// Failed or Closed.
+func (rp Reporter) Fatal(f reconnect.Failure) { rp.report(engine.EventFatal, f) }
+
+// reporter is what the runner knows of one transport: a slot the runner
+// reuses for a later transport once this one is closed and its Open has
+// returned, so that a runner allocates a slot only for each transport open
+// at once, not for each transport it opens. A Reporter names the transport
+// it was made for by its ID, which is also in the slot's state word: a
+// report for an ID the slot no longer holds is ignored.
+//
+// Each kind of report is passed on once, and nothing after Failed, Closed
+// or Fatal, so a transport that reports in a loop cannot flood the
+// runner's queue: at most four events per transport reach it. Reports
+// made before Open has returned (from within Open, or from a goroutine
+// Open started) are held back and passed on, in order, once it has: the
+// engine never hears of a transport the runner cannot yet close, activate
+// or hand to Runner.Active.
 type reporter struct {
-	r      *Runner
-	id     engine.TransportID
-	req    OpenRequest
-	ctx    openContext   // Open's: done once the runner no longer wants the transport
-	closed atomic.Bool   // the runner disposed of the transport: ignore its reports
-	sent   atomic.Uint32 // bit k: an event of kind k was passed on
+	r *Runner
+	// state: the low 32 bits of the transport's ID in the top half; below
+	// them bit k when an event of kind k was passed on, and the flag bits.
+	state atomic.Uint64
+	id    engine.TransportID // written under mu, when the slot is reused
+	req   OpenRequest        // owned by the goroutine running the engine, and Open's
 	// wasActive: the engine activated the transport once. Owned by the
 	// goroutine running the engine.
 	wasActive bool
 
-	mu       sync.Mutex
-	t        Transport           // what Open returned; nil until it has
-	opened   bool                // Open has returned (or panicked)
-	disposed bool                // the runner no longer wants the transport
-	early    [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
-	nEarly   uint8
-	earlyF   reconnect.Failure // the failure of the held report that ends
-	done     chan struct{}     // ctx.Done(), made when first asked for
-	ctxEnded bool              // ctx is done
+	// t is what Open returned: set before flagOpened, read after it.
+	t Transport
+
+	mu     sync.Mutex
+	opened bool                // Open has returned (or panicked)
+	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
+	nEarly uint8
+	earlyF reconnect.Failure // the failure of the held report that ends
 }
 
-// openContext is the context Dialer.Open gets: the values of the runner's
-// context, no deadline, done when the runner calls cancel. It lives inside
-// the reporter and makes its Done channel only when asked, so that a
-// transport costs no allocation of its own for it.
-type openContext struct{ p *reporter }
+// The flag bits of reporter.state, above the event kinds' bits.
+const (
+	flagOpened   = 1 << 28 // Open has returned: t is set
+	flagEnded    = 1 << 29 // a Failed, Closed or Fatal was passed on: nothing follows
+	flagReady    = 1 << 30 // Open has returned and its held reports are queued: pass reports on at once
+	flagDisposed = 1 << 31 // the runner no longer wants the transport: ignore its reports
+)
 
-func (openContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+// idMask selects the transport's ID in reporter.state.
+const idMask = ^uint64(1<<32 - 1)
 
-func (c openContext) Done() <-chan struct{} {
-	p := c.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done == nil {
-		p.done = make(chan struct{})
-		if p.ctxEnded {
-			close(p.done)
-		}
+// stateFor is a fresh state word for transport id.
+func stateFor(id engine.TransportID) uint64 { return uint64(uint32(id)) << 32 }
+
+// reset readies the slot for transport id, asked for by req; the goroutine
+// running the engine owns it (a new slot, or one released by release).
+// Only a report through an earlier transport's Reporter can reach it
+// meanwhile, and such a report reads nothing but the state word, which
+// says disposed until the last store here gives it the new ID.
+func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
+	p.id, p.req, p.wasActive = id, req, false
+	p.t, p.opened, p.nEarly, p.earlyF = nil, false, 0, reconnect.Failure{}
+	p.state.Store(stateFor(id))
+}
+
+// reporter returns the Reporter of the slot's transport; the caller owns
+// the slot or holds one of its transport's calls.
+func (p *reporter) reporter() Reporter { return Reporter{p: p, id: p.id} }
+
+func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
+	p := rp.p
+	if p == nil {
+		return
 	}
-	return p.done
-}
-
-func (c openContext) Err() error {
-	c.p.mu.Lock()
-	defer c.p.mu.Unlock()
-	if c.p.ctxEnded {
-		return context.Canceled
-	}
-	return nil
-}
-
-func (c openContext) Value(key any) any { return c.p.r.base.Value(key) }
-
-// String names the context for debugging.
-func (c openContext) String() string { return "runner.openContext" }
-
-// cancel ends Open's context.
-func (p *reporter) cancel() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.ctxEnded {
-		p.ctxEnded = true
-		if p.done != nil {
-			close(p.done)
-		}
-	}
-}
-
-// ended is the bit that marks a Failed, Closed or Fatal report: nothing
-// follows.
-const ended = 1 << 31
-
-func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
-	bit := uint32(1) << k
+	bit := uint64(1) << k
 	if k == engine.EventTransportFailed || k == engine.EventTransportClosed || k == engine.EventFatal {
-		bit |= ended
+		bit |= flagEnded
 	}
-	if p.closed.Load() || p.sent.Or(bit)&(bit|ended) != 0 {
+	want := stateFor(rp.id)
+	var s uint64
+	for {
+		s = p.state.Load()
+		if s&idMask != want || s&(bit|flagEnded|flagDisposed) != 0 {
+			return // another transport's slot now, or a report that does not count
+		}
+		if p.state.CompareAndSwap(s, s|bit) {
+			break
+		}
+	}
+	ev := rp.event(k, f)
+	if s&flagReady != 0 {
+		p.r.mu.Lock()
+		p.r.feed(false, ev)
 		return
 	}
 	p.mu.Lock()
+	if s := p.state.Load(); s&idMask != want || s&flagDisposed != 0 {
+		p.mu.Unlock() // disposed, maybe released and reused, meanwhile
+		return
+	}
 	if !p.opened {
 		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
 		p.nEarly++
@@ -109,80 +165,64 @@ func (p *reporter) report(k engine.EventKind, f reconnect.Failure) {
 		p.mu.Unlock()
 		return
 	}
-	p.post(false, p.event(k, f))
+	// Open has returned, but openDone has not yet queued what it held:
+	// p.mu is held until r.mu is, so this report is queued after those.
+	p.r.mu.Lock()
+	p.mu.Unlock()
+	p.r.feed(false, ev)
 }
 
 // event is the engine's event for a report of kind k with failure f.
-func (p *reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
-	ev := engine.Event{Kind: k, Transport: p.id, Failure: f}
+func (rp Reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
+	ev := engine.Event{Kind: k, Transport: rp.id, Failure: f}
 	if k == engine.EventFatal {
 		ev.Transport = 0 // a fatal error fails the connection, whichever transport said it
 	}
 	return ev
 }
 
-// post queues evs for the engine and runs it (see Runner.turn; own: on a
-// goroutine of the runner's); p.mu is held, so that no report overtakes
-// those openDone passes on, and is released before the engine runs, which
-// may dispose of p.
-func (p *reporter) post(own bool, evs ...engine.Event) {
-	p.r.mu.Lock()
-	p.mu.Unlock()
-	p.r.feed(own, evs...)
-}
-
 // openDone records what Open returned and passes on the reports held back
-// meanwhile. It reports whether the runner still wants the transport; when
-// it does not, the caller closes t.
-func (p *reporter) openDone(t Transport) bool {
+// meanwhile, on Open's goroutine (own: one of the runner's). It reports
+// whether the runner still wants the transport; when it does not, the
+// caller closes t.
+func (p *reporter) openDone(own bool, t Transport) bool {
 	p.mu.Lock()
 	p.t, p.opened = t, true
-	if p.disposed {
-		p.nEarly = 0
-		p.mu.Unlock()
-		return false
-	}
 	var evs [len(p.early)]engine.Event
 	n := int(p.nEarly)
+	rp := p.reporter()
 	for i, k := range p.early[:n] {
 		var f reconnect.Failure
 		if i == n-1 {
 			f = p.earlyF // zero unless the last report ended
 		}
-		evs[i] = p.event(k, f)
+		evs[i] = rp.event(k, f)
 	}
 	p.nEarly, p.earlyF = 0, reconnect.Failure{}
+	// Reports are passed on at once from here: after those held, which
+	// r.mu, taken before p.mu is released, queues first.
+	// Of dispose and this, the one that comes second closes t.
 	if n == 0 {
+		old := p.state.Or(flagOpened | flagReady)
 		p.mu.Unlock()
-		return true
+		return old&flagDisposed == 0
 	}
-	p.post(true, evs[:n]...) // on Open's goroutine, the runner's own
+	p.r.mu.Lock()
+	old := p.state.Or(flagOpened | flagReady)
+	p.mu.Unlock()
+	if old&flagDisposed != 0 {
+		p.r.mu.Unlock()
+		return false
+	}
+	p.r.feed(own, evs[:n]...)
 	return true
 }
 
 // dispose marks the transport unwanted and returns it, or nil while Open
 // has not returned (openDone then tells the open goroutine to close it).
 func (p *reporter) dispose() Transport {
-	p.closed.Store(true)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.disposed = true
-	return p.t
+	if p.state.Or(flagDisposed)&flagOpened != 0 {
+		return p.t
+	}
+	return nil
 }
-
-// transport returns what Open returned, or nil.
-func (p *reporter) transport() Transport {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.t
-}
-
-func (p *reporter) Viable()    { p.report(engine.EventTransportViable, reconnect.Failure{}) }
-func (p *reporter) Connected() { p.report(engine.EventTransportConnected, reconnect.Failure{}) }
-func (p *reporter) Failed(f reconnect.Failure) {
-	p.report(engine.EventTransportFailed, f)
-}
-func (p *reporter) Closed(f reconnect.Failure) {
-	p.report(engine.EventTransportClosed, f)
-}
-func (p *reporter) Fatal(f reconnect.Failure) { p.report(engine.EventFatal, f) }

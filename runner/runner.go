@@ -50,6 +50,11 @@ type Options struct {
 	// promptly. nil logs the panic and its stack with the standard
 	// logger, as net/http does for a handler.
 	OnPanic func(*PanicError)
+	// Inline makes the runner call the SDK's code (Dialer.Open, a
+	// Transport's RequestClose and Close, OnStateChange) on the goroutine
+	// that brought the event, right after the engine has run, instead of
+	// on goroutines of its own: see "Inline calls" in the package doc.
+	Inline bool
 }
 
 // MaxQueuedChanges is how many state changes wait for a slow
@@ -72,7 +77,9 @@ const MaxQueuedChanges = 256
 // time.AfterFunc timer.
 type Runner struct {
 	ctx      context.Context
-	base     context.Context // ctx without its cancellation: the parent of Open's contexts
+	base     context.Context // ctx without its cancellation
+	openCtx  context.Context // Open's: done once the stop has closed the transports
+	openEnd  context.CancelFunc
 	eng      *engine.Engine
 	timeouts reconnect.Timeouts
 	dialer   Dialer
@@ -80,13 +87,16 @@ type Runner struct {
 	checkWS  func(context.Context) bool
 	onChange func(StateChange)
 	onPanic  func(*PanicError)
+	inline   bool
 	done     chan struct{}
-	wg       sync.WaitGroup // the engine's turns, the effects goroutines and the checks
+	wg       sync.WaitGroup // the effects goroutines and the checks
 
 	mu        sync.Mutex
 	inbox     []item
-	running   bool // a goroutine is running the engine (draining the inbox)
-	stopping  bool // the context is done: no new events
+	running   bool          // a goroutine is running the engine (draining the inbox)
+	turns     int           // turns begun and not ended (the engine's, then their effects)
+	turnsEnd  chan struct{} // closed when turns reaches 0, once the stop waits for it
+	stopping  bool          // the context is done: no new events
 	state     engine.State
 	pref      reconnect.Preference
 	active    Transport
@@ -104,6 +114,7 @@ type Runner struct {
 	opsBusy       bool          // a goroutine is making the transport calls
 	workers       int           // goroutines in effects that will look at the queues again
 	opens         []*reporter   // transports waiting for their Open goroutine
+	free          []*reporter   // slots released by the effects, for later transports
 	opening       int           // Dialer.Open calls running
 	opensEnd      chan struct{} // closed when opening reaches 0, once the stop waits for it
 
@@ -115,6 +126,7 @@ type Runner struct {
 	batch      []item
 	sc         *scratch // lent for the turn
 	transports []liveTransport
+	spare      []*reporter // released slots, taken from free
 	timers     []liveTimer
 	clock      *time.Timer // set for the earliest of timers
 	armed      time.Time   // when clock fires; zero when stopped or fired
@@ -184,7 +196,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
-		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, done: make(chan struct{}), pref: eng.Preference()}
+		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline, done: make(chan struct{}), pref: eng.Preference()}
 	if r.checkNet == nil {
 		r.checkNet = defaultCheckNet()
 	}
@@ -192,6 +204,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		r.checkWS = defaultCheckWS()
 	}
 	r.ctx, r.base = ctx, context.WithoutCancel(ctx)
+	r.openCtx, r.openEnd = context.WithCancel(r.base)
 	r.effectsFn = r.runEffects
 	r.openFn = r.openNext
 	context.AfterFunc(ctx, r.shutdown)
@@ -308,7 +321,18 @@ func (r *Runner) shutdown() {
 	r.stopping = true
 	r.inbox = append(r.inbox, item{kind: itemStop})
 	r.turn(true)
+	r.mu.Lock()
+	var turns chan struct{}
+	if r.turns > 0 { // another goroutine's turn: it started every goroutine it will
+		turns = make(chan struct{})
+		r.turnsEnd = turns
+	}
+	r.mu.Unlock()
+	if turns != nil {
+		<-turns
+	}
 	r.wg.Wait()
+	r.openEnd() // every transport whose Open returned is closed
 	// The stop gave up every transport whose Open is still running; a
 	// well-behaved Open returns soon (its context is done) and its
 	// transport is closed then. Wait for those, but never longer than

@@ -36,16 +36,15 @@ type Dialer interface {
 	// as one with nothing to close). An Open that panics is a failure of
 	// its transport (see PanicError).
 	//
-	// ctx is the transport's own context, carrying the values of the
-	// runner's: it is done once the runner no longer wants the transport,
-	// always after the runner has called Close on it (when the engine
-	// disposes of the transport, or when the runner stops). If the runner
-	// gives up the transport while Open is still running (its connect
-	// timeout ran out, or the runner stopped), ctx is done at once and the
-	// runner calls Close on whatever Open returns, as soon as it returns;
-	// an Open that watches ctx can return early. Runner.Done waits for an
-	// Open still running when the runner stops, at most
-	// realtimeRequestTimeout.
+	// ctx carries the values of the runner's context and is done once the
+	// runner has stopped, after it has called Close on every transport
+	// whose Open had returned; it is the same for every transport, so that
+	// opening one allocates nothing. Close, not ctx, tells a transport
+	// that the runner no longer wants it. If the runner gives up the
+	// transport while Open is still running (its connect timeout ran out,
+	// or the runner stopped), it calls Close on whatever Open returns, as
+	// soon as it returns. Runner.Done waits for an Open still running when
+	// the runner stops, at most realtimeRequestTimeout.
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
@@ -73,38 +72,4 @@ type Transport interface {
 	// when the engine disposes of the transport or the runner stops; after
 	// it the runner ignores the transport's reports.
 	Close()
-}
-
-// Reporter is how a transport tells the runner what happened to it. The
-// runner gives each transport its own Reporter in Dialer.Open. Its methods
-// never block on anything but the runner's own short lock, never call the
-// SDK's code, are safe for concurrent use and may be called from any
-// goroutine, with the SDK's locks held; the runner feeds them to the
-// engine in the order they were called, once Dialer.Open has returned (a
-// report runs the engine on the calling goroutine, a few hundred
-// nanoseconds, unless another goroutine is running it, which then takes
-// the report). Each kind of report counts once,
-// and nothing counts after Failed, Closed or Fatal: later and repeated
-// reports are ignored (a Fatal after Failed or Closed too), as are reports
-// after the runner has closed the transport.
-type Reporter interface {
-	// Viable: the transport has shown itself viable (see the package doc
-	// for the exact moment for websocket and HTTP).
-	Viable()
-	// Connected: the transport received the realtime CONNECTED protocol
-	// message. A transport that reports Connected without Viable first is
-	// treated as viable, then connected.
-	Connected()
-	// Failed: the transport failed before it connected; f says how (its
-	// Kind decides whether the engine moves on to a fallback host; see
-	// reconnect.ShouldFallback).
-	Failed(f reconnect.Failure)
-	// Closed: the transport closed or dropped after it was viable or
-	// connected; f says how, the zero Failure for a clean close (the
-	// server's CLOSED after RequestClose).
-	Closed(f reconnect.Failure)
-	// Fatal: the server sent an error no retry can fix (for example a
-	// revoked key): the connection goes FAILED. It counts only before the
-	// transport's Failed or Closed.
-	Fatal(f reconnect.Failure)
 }

@@ -54,7 +54,7 @@ func (d dialer) client() (*http.Client, func() error) {
 type transport struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	report runner.Reporter
+	report reporter
 	kind   reconnect.Transport
 	url    string
 	hc     *http.Client
@@ -66,8 +66,7 @@ type transport struct {
 func (d dialer) Open(_ context.Context, req runner.OpenRequest, report runner.Reporter) runner.Transport {
 	ctx, cancel := context.WithCancel(context.Background())
 	hc, lastDialErr := d.client()
-	report = logged{report, req}
-	t := &transport{ctx: ctx, cancel: cancel, report: report, kind: req.Kind, url: "http://" + req.Host, hc: hc}
+	t := &transport{ctx: ctx, cancel: cancel, report: logged{report, req}, kind: req.Kind, url: "http://" + req.Host, hc: hc}
 	if req.Kind == reconnect.WebSocket {
 		go t.runWebSocket(lastDialErr)
 	} else {
@@ -162,6 +161,17 @@ func (t *transport) Close() {
 	if t.ws != nil {
 		t.ws.CloseNow()
 	}
+}
+
+// reporter is what a transport needs of runner.Reporter: an interface of
+// the transport's own, so that logged can wrap it (and a test could stand
+// in for it).
+type reporter interface {
+	Viable()
+	Connected()
+	Failed(reconnect.Failure)
+	Closed(reconnect.Failure)
+	Fatal(reconnect.Failure)
 }
 
 // logged prints how each transport failed or closed, as it reports it.

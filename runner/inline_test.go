@@ -1,0 +1,197 @@
+package runner
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// With Options.Inline the SDK's code runs inside the SDK's own calls, on
+// the calling goroutine, before the call returns; these tests make no
+// synctest.Wait between a call and what it must already have done.
+
+// changeLog records the states OnStateChange received.
+type changeLog struct {
+	mu  sync.Mutex
+	got []engine.State
+}
+
+func (l *changeLog) add(c StateChange) {
+	l.mu.Lock()
+	l.got = append(l.got, c.To)
+	l.mu.Unlock()
+}
+
+func (l *changeLog) states() []engine.State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]engine.State(nil), l.got...)
+}
+
+func (l *changeLog) last() engine.State {
+	s := l.states()
+	if len(s) == 0 {
+		return engine.Initialized
+	}
+	return s[len(s)-1]
+}
+
+func TestInlineRunsTheSDKsCodeWithinTheCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		d := newMemDialer()
+		var log changeLog
+		r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: true, OnStateChange: log.add})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := runtime.NumGoroutine()
+		r.Connect()
+		t1 := d.transport(1)
+		if t1 == nil || log.last() != engine.Connecting {
+			t.Fatalf("after Connect: T1 %v, last change to %v; want T1 opened and CONNECTING delivered", t1, log.last())
+		}
+		t1.report.Connected()
+		if log.last() != engine.Connected || r.Active() != Transport(t1) {
+			t.Fatalf("after Connected: last change to %v, active %v", log.last(), r.Active())
+		}
+		r.NetworkDown()
+		if d.lines()[len(d.lines())-1] != "0 dispose T1" || log.last() != engine.Disconnected {
+			t.Fatalf("after NetworkDown: log %q, last change to %v; want T1 closed and DISCONNECTED delivered", d.lines(), log.last())
+		}
+		if n := runtime.NumGoroutine(); n != g {
+			t.Fatalf("%d goroutines after the calls, %d before: the runner started some", n, g)
+		}
+	})
+}
+
+// reentrantSDK calls back into the runner from every piece of its code:
+// OnStateChange closes the connection once it is CONNECTED, Open reports
+// Connected from within Open, and Close reports Closed from within Close.
+type reentrantSDK struct {
+	r      *Runner
+	log    changeLog
+	mu     sync.Mutex
+	closed int
+}
+
+func (s *reentrantSDK) Open(_ context.Context, _ OpenRequest, report Reporter) Transport {
+	report.Viable()
+	report.Connected()
+	return &reentrantTransport{s: s, report: report}
+}
+
+func (s *reentrantSDK) onChange(c StateChange) {
+	s.log.add(c)
+	if c.To == engine.Connected {
+		s.r.Close()
+	}
+}
+
+type reentrantTransport struct {
+	s      *reentrantSDK
+	report Reporter
+}
+
+func (t *reentrantTransport) RequestClose() { t.report.Closed(reconnect.Failure{}) }
+func (t *reentrantTransport) Close() {
+	t.report.Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+	t.s.mu.Lock()
+	t.s.closed++
+	t.s.mu.Unlock()
+}
+
+func TestInlineCallbacksThatCallBackRunAfterTheCurrentOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		s := &reentrantSDK{}
+		r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: s, Inline: true, OnStateChange: s.onChange})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.r = r
+		r.Connect()
+		want := []engine.State{engine.Connecting, engine.Connected, engine.Closing, engine.Closed}
+		if got := s.log.states(); !equalStates(got, want) {
+			t.Fatalf("changes %v within Connect, want %v", got, want)
+		}
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed != 1 || r.Active() != nil {
+			t.Fatalf("%d transports closed, active %v; want 1 and nil", closed, r.Active())
+		}
+		cancel()
+		<-r.Done()
+	})
+}
+
+func equalStates(a, b []engine.State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// A Reporter kept by a closed transport reports nothing, also once the
+// runner reuses its slot for a later transport.
+func TestAStaleReporterCannotReachTheTransportThatReusesItsSlot(t *testing.T) {
+	for _, inline := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			d := newMemDialer()
+			var log changeLog
+			r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: inline, OnStateChange: log.add})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Connect()
+			synctest.Wait()
+			stale := d.transport(1).report
+			r.NetworkDown() // T1 given up and closed: its slot is released
+			synctest.Wait()
+			r.NetworkUp()
+			synctest.Wait()
+			t2 := d.transport(2)
+			if t2 == nil || t2.report.p != stale.p {
+				t.Fatalf("inline %v: T2 %v does not reuse T1's slot", inline, t2)
+			}
+			stale.Viable()
+			stale.Connected()
+			stale.Fatal(reconnect.Failure{Kind: reconnect.FailureToken, Status: 401})
+			synctest.Wait()
+			if s := r.State(); s != engine.Connecting || log.last() != engine.Connecting {
+				t.Fatalf("inline %v: state %v (last change to %v) after T1's reports, want CONNECTING", inline, s, log.last())
+			}
+			t2.report.Connected()
+			synctest.Wait()
+			if r.State() != engine.Connected || r.Active() != Transport(t2) {
+				t.Fatalf("inline %v: state %v, active %v after T2's Connected", inline, r.State(), r.Active())
+			}
+			cancel()
+			<-r.Done()
+		})
+	}
+}
+
+func TestTheZeroReporterIgnoresReports(t *testing.T) {
+	var rp Reporter
+	rp.Viable()
+	rp.Connected()
+	rp.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
+	rp.Closed(reconnect.Failure{})
+	rp.Fatal(reconnect.Failure{Kind: reconnect.FailureToken})
+}
