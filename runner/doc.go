@@ -83,20 +83,50 @@
 // goroutine runs it at a time; an event that arrives meanwhile is queued
 // for that goroutine, so no call waits for another. What the engine
 // decides that calls the SDK's code (a transport's RequestClose and Close,
-// OnStateChange) is never done inside a call of the SDK's: it is done on a
-// goroutine of the runner's, started when there is such work and ended
-// when there is none, so an idle connection holds no goroutine of the
-// runner's, and the SDK may hold its own locks while it calls the runner.
-// Dialer.Open runs on a goroutine of its own for each transport, so a
-// blocking Open stalls nothing; the checks run on goroutines of their own,
-// bounded by their timeouts; while OnStateChange runs, transport calls go
-// on on another goroutine, so a slow callback never holds up the
-// connection.
+// OnStateChange) is never done inside a call of the SDK's (unless
+// Options.Inline, below): it is done on a goroutine of the runner's,
+// started when there is such work and ended when there is none, so an
+// idle connection holds no goroutine of the runner's, and the SDK may hold
+// its own locks while it calls the runner. Dialer.Open runs on a goroutine
+// of its own for each transport, so a blocking Open stalls nothing; the
+// checks run on goroutines of their own, bounded by their timeouts; while
+// OnStateChange runs, transport calls go on on another goroutine, so a
+// slow callback never holds up the connection.
+//
+// # Inline calls
+//
+// Each burst of the SDK's code run on a goroutine of the runner's costs a
+// goroutine hand-off, a few hundred nanoseconds, several times the
+// engine's own step (docs/runner.md in the repository has the figures).
+// An SDK that can promise the following sets Options.Inline, and the
+// runner then calls Dialer.Open, a Transport's RequestClose and Close, and
+// OnStateChange on the goroutine that brought the event, inside the SDK's
+// call into the Runner or a Reporter, after the engine has run and with
+// none of the runner's locks held: no goroutine is started, and an event
+// costs under three times the bare engine step.
+//
+//   - OnStateChange, RequestClose and Close never take a lock that the SDK
+//     holds while it calls the Runner or a Reporter (Go's locks are not
+//     reentrant: that would deadlock).
+//   - Close never waits for a goroutine that may be inside a call to a
+//     Reporter (a reading goroutine that reports Closed, say).
+//   - Open returns promptly: it starts the dial on a goroutine of the
+//     transport's and never dials itself, since the SDK's call that
+//     caused it waits for it (the engine is not running meanwhile, so the
+//     timer and other goroutines' events go on).
+//
+// That code may call the Runner and the Reporters: what it causes runs
+// after it returns, on the same goroutine, never inside it. Events brought
+// by the runner's own goroutines (the timer, a check's answer) run the
+// SDK's code there, as without Inline; an event that arrives while another
+// goroutine runs the engine is run, with the code it calls, by that
+// goroutine. Order, panics, Done and everything else are as without
+// Inline.
 //
 // # Stopping
 //
 // When the context is done the runner closes every transport (then ends
-// the context each Open had), stops every timer, cancels the checks, goes
+// the context Open is given), stops every timer, cancels the checks, goes
 // CLOSED with one last state change marked Stopped (a runner already
 // CLOSED or FAILED stays so, with no change), and closes Done once that
 // change is delivered and every goroutine it

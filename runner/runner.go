@@ -35,8 +35,9 @@ type Options struct {
 	CheckWebSocket func(ctx context.Context) bool
 	// OnStateChange, if not nil, receives every state change in order, on
 	// a goroutine of the runner's, never inside a call of the SDK's into
-	// the runner (so it may take the SDK's locks and call the Runner): a
-	// slow callback delays later changes, never the connection. At most MaxQueuedChanges
+	// the runner (so it may take the SDK's locks and call the Runner;
+	// with Inline, see the package doc): a slow callback delays later
+	// changes, never the connection. At most MaxQueuedChanges
 	// wait for it; beyond that the oldest are dropped and the next one
 	// delivered says how many in StateChange.Missed. When the context is
 	// done in any state but CLOSED and FAILED, the last change has
@@ -53,7 +54,11 @@ type Options struct {
 	// Inline makes the runner call the SDK's code (Dialer.Open, a
 	// Transport's RequestClose and Close, OnStateChange) on the goroutine
 	// that brought the event, right after the engine has run, instead of
-	// on goroutines of its own: see "Inline calls" in the package doc.
+	// on goroutines of its own: no goroutine hand-off per event, for an
+	// SDK whose code keeps the three promises under "Inline calls" in the
+	// package doc (no lock held across its calls into the runner, a Close
+	// that never waits for a reporting goroutine, an Open that returns
+	// promptly). False, the default, asks nothing of the SDK's code.
 	Inline bool
 }
 
@@ -71,7 +76,8 @@ const MaxQueuedChanges = 256
 // at a time: an event that arrives while another goroutine is running the
 // engine is queued for that goroutine, so no call waits. The SDK's code
 // (Dialer.Open, a Transport's methods, the checks, OnStateChange) never
-// runs inside a call from the SDK: it runs on goroutines of the runner's,
+// runs inside a call from the SDK, unless Options.Inline asks for it
+// (the checks never do): it runs on goroutines of the runner's,
 // started only while there is work, so an idle connection (connected, or
 // closed) holds no goroutine of the runner's, and its timers share one
 // time.AfterFunc timer.

@@ -53,10 +53,11 @@ type Dialer interface {
 // so the SDK can type-assert it back.
 //
 // The runner calls these methods on a goroutine of its own, never inside a
-// call of the SDK's into the runner or a Reporter, one call at a time, in
-// the order the engine decided them (Close, for a transport given up while
-// its Open ran, on that Open's goroutine); they must return promptly and
-// do any IO on the transport's own goroutines. A method that panics is
+// call of the SDK's into the runner or a Reporter (with Options.Inline,
+// inside such a call: see "Inline calls" in the package doc), one call at
+// a time, in the order the engine decided them (Close, for a transport
+// given up while its Open ran, on that Open's goroutine); they must return
+// promptly and do any IO on the transport's own goroutines. A method that panics is
 // recovered (see PanicError).
 type Transport interface {
 	// RequestClose asks the server to close the connection: the transport

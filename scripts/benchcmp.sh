@@ -13,7 +13,7 @@
 #   BENCH      benchmark names to run, a regular expression matched against
 #              the function names without "Benchmark" (default: the hot
 #              paths, RetryDelay, DecidePending, Backoff.Next, Engine.Step
-#              and the runner's per-event cost)
+#              and the runner's per-event cost, without and with Inline)
 #   COUNT      rounds (default 6); each round runs every benchmark once in
 #              each tree, base first in odd rounds and current first in even
 #              ones, so that a machine getting slower or faster during the
@@ -38,7 +38,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 case "$1" in -h | --help) usage ;; esac
 
 BASE=$1
-BENCH=${BENCH:-'RetryDelay|DecidePending|BackoffNext[A-Za-z]*|EngineStep|RunnerEvent'}
+BENCH=${BENCH:-'RetryDelay|DecidePending|BackoffNext[A-Za-z]*|EngineStep|RunnerEvent|RunnerEventInline'}
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-100ms}
 THRESHOLD=${THRESHOLD:-15}
