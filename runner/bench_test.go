@@ -233,7 +233,7 @@ func waitIdle(rs []*Runner) {
 	for _, r := range rs {
 		for {
 			r.mu.Lock()
-			busy := r.running || r.sending || r.workers > 0
+			busy := r.running || r.busy || r.sending || r.workers > 0
 			r.mu.Unlock()
 			if !busy {
 				break

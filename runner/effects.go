@@ -39,7 +39,7 @@ func (r *Runner) effectsWaiting() bool {
 func (r *Runner) runEffects() {
 	defer r.wg.Done()
 	r.mu.Lock()
-	r.effects(false, false)
+	_, _ = r.effects(false, false)
 }
 
 // effects makes the waiting calls until none is left that it may make; the
@@ -47,9 +47,11 @@ func (r *Runner) runEffects() {
 // A goroutine counted in r.workers looks at both queues again before it
 // returns, so turn starts another only when none is counted. r.mu is held
 // on entry and released on return; with turn, effects ends the caller's
-// turn (see endTurn) as it returns, and with open it returns the transport
-// whose Open is next (see nextOpen), if any.
-func (r *Runner) effects(turn, open bool) *reporter {
+// turn (see endTurn) as it returns, and with open (inlineTurn's lead) it
+// returns the transport whose Open is next (see nextOpen), if any, or
+// else, when nothing is queued either, ends the lead's r.busy and reports
+// done.
+func (r *Runner) effects(turn, open bool) (next *reporter, done bool) {
 	for {
 		switch {
 		case len(r.ops) > 0 && !r.opsBusy:
@@ -97,12 +99,14 @@ func (r *Runner) effects(turn, open bool) *reporter {
 			if turn {
 				r.endTurn()
 			}
-			var p *reporter
 			if open {
-				p = r.nextOpen()
+				next = r.nextOpen()
+				if next == nil && len(r.inbox) == 0 {
+					r.busy, done = false, true // inlineTurn's lead is done: nothing queued, nothing to open
+				}
 			}
 			r.mu.Unlock()
-			return p
+			return next, done
 		}
 	}
 }

@@ -33,8 +33,13 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // and r.changes for the effects (see effects.go). On one of the runner's
 // own goroutines (own) the caller then makes those calls itself; on one of
 // the SDK's it starts an effects goroutine if none will get to them, so a
-// call from the SDK never calls back into the SDK.
+// call from the SDK never calls back into the SDK. With Options.Inline,
+// see inlineTurn.
 func (r *Runner) turn(own bool) {
+	if r.inline {
+		r.inlineTurn(false)
+		return
+	}
 	if r.running {
 		r.mu.Unlock()
 		return
@@ -42,21 +47,55 @@ func (r *Runner) turn(own bool) {
 	r.running = true
 	r.turns++
 	r.drain()
-	var p *reporter
-	if own || r.inline {
+	if own {
 		r.workers++
-		p = r.effects(true, r.inline)
-	} else {
-		if r.workers == 0 && r.effectsWaiting() {
-			r.workers++
-			r.wg.Add(1)
-			go r.effectsFn()
-		}
-		r.endTurn()
-		r.mu.Unlock()
+		_, _ = r.effects(true, false)
+		return
 	}
-	for p != nil { // Options.Inline: the Opens the turn decided
-		p = r.open(p, true)
+	if r.workers == 0 && r.effectsWaiting() {
+		r.workers++
+		r.wg.Add(1)
+		go r.effectsFn()
+	}
+	r.endTurn()
+	r.mu.Unlock()
+}
+
+// inlineTurn is turn with Options.Inline: the caller runs the engine, then
+// the SDK's code it decided (the effects, then the Opens), and again for
+// whatever arrived meanwhile, until nothing is left. While it does
+// (r.busy), every other caller only queues its event, so that what the
+// SDK's code causes by calling the runner runs after that code returns,
+// never inside it, and no two goroutines take turns at the SDK's code of
+// one runner. The stop (force) is the exception: it runs the engine
+// whenever the engine is not running, even while another goroutine is in
+// the SDK's code (an Open that blocks must not hold the stop), and leaves
+// the rest to that goroutine. r.mu is held, and is released on return.
+func (r *Runner) inlineTurn(force bool) {
+	if r.running || r.busy && !force {
+		r.mu.Unlock()
+		return
+	}
+	lead := !r.busy
+	r.busy = true
+	for {
+		r.running = true
+		r.turns++
+		r.drain()
+		r.workers++
+		p, done := r.effects(true, lead)
+		if !lead || done {
+			return
+		}
+		for p != nil {
+			p = r.open(p, true)
+		}
+		r.mu.Lock()
+		if len(r.inbox) == 0 && len(r.opens) == 0 && !r.effectsWaiting() {
+			r.busy = false
+			r.mu.Unlock()
+			return
+		}
 	}
 }
 

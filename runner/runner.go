@@ -100,6 +100,7 @@ type Runner struct {
 	mu        sync.Mutex
 	inbox     []item
 	running   bool          // a goroutine is running the engine (draining the inbox)
+	busy      bool          // Options.Inline: a goroutine is running the engine or the SDK's code (see inlineTurn)
 	turns     int           // turns begun and not ended (the engine's, then their effects)
 	turnsEnd  chan struct{} // closed when turns reaches 0, once the stop waits for it
 	stopping  bool          // the context is done: no new events
@@ -326,7 +327,11 @@ func (r *Runner) shutdown() {
 	r.mu.Lock()
 	r.stopping = true
 	r.inbox = append(r.inbox, item{kind: itemStop})
-	r.turn(true)
+	if r.inline {
+		r.inlineTurn(true)
+	} else {
+		r.turn(true)
+	}
 	r.mu.Lock()
 	var turns chan struct{}
 	if r.turns > 0 { // another goroutine's turn: it started every goroutine it will
