@@ -110,18 +110,23 @@
 //     reentrant: that would deadlock).
 //   - Close never waits for a goroutine that may be inside a call to a
 //     Reporter (a reading goroutine that reports Closed, say).
-//   - Open returns promptly: it starts the dial on a goroutine of the
-//     transport's and never dials itself, since the SDK's call that
-//     caused it waits for it (the engine is not running meanwhile, so the
-//     timer and other goroutines' events go on).
+//   - Open, OnStateChange, RequestClose and Close return promptly: Open
+//     starts the dial on a goroutine of the transport's and never dials
+//     itself, since the SDK's call that caused it waits for it, and so do
+//     the connection's other events.
 //
-// That code may call the Runner and the Reporters: what it causes runs
-// after it returns, on the same goroutine, never inside it. Events brought
-// by the runner's own goroutines (the timer, a check's answer) run the
-// SDK's code there, as without Inline; an event that arrives while another
-// goroutine runs the engine is run, with the code it calls, by that
-// goroutine. Order, panics, Done and everything else are as without
-// Inline.
+// One goroutine at a time runs the engine and the SDK's code it decides:
+// an event that arrives meanwhile, from any goroutine (the SDK's, the
+// timer's, a check's), is queued and run afterwards by that goroutine, so
+// the SDK's code may call the Runner and the Reporters, and what it causes
+// runs after it returns, never inside it. So the SDK's code is on the
+// connection's path: a slow OnStateChange delays the next events (their
+// calls still return at once). The stop is the one exception: when the
+// context is done the runner stops, closing the transports, even while
+// another goroutine is in the SDK's code. An event's RequestClose and
+// Close calls come before its state changes; as without Inline, each
+// change is delivered once, in order, and a panic is recovered on the
+// goroutine where it happens.
 //
 // # Stopping
 //

@@ -12,9 +12,10 @@ import (
 // runner gives each transport its own Reporter in Dialer.Open: a small
 // value (a pointer and the transport's ID), so that opening a transport
 // allocates nothing; copy it freely. Its methods never block on anything
-// but the runner's own short lock, never call the SDK's code, are safe for
-// concurrent use and may be called from any goroutine, with the SDK's
-// locks held; the runner feeds them to the engine in the order they were
+// but the runner's own short lock, never call the SDK's code (unless
+// Options.Inline asks them to), are safe for concurrent use and may be
+// called from any goroutine, with the SDK's locks held (not with
+// Options.Inline); the runner feeds them to the engine in the order they were
 // called, once Dialer.Open has returned (a report runs the engine on the
 // calling goroutine, a few hundred nanoseconds, unless another goroutine
 // is running it, which then takes the report). Each kind of report counts

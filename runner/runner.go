@@ -35,9 +35,11 @@ type Options struct {
 	CheckWebSocket func(ctx context.Context) bool
 	// OnStateChange, if not nil, receives every state change in order, on
 	// a goroutine of the runner's, never inside a call of the SDK's into
-	// the runner (so it may take the SDK's locks and call the Runner;
-	// with Inline, see the package doc): a slow callback delays later
-	// changes, never the connection. At most MaxQueuedChanges
+	// the runner (so it may take the SDK's locks and call the Runner): a
+	// slow callback delays later changes, never the connection. With
+	// Inline it runs inside such calls, and a slow callback delays the
+	// connection's next events too (see "Inline calls" in the package
+	// doc). At most MaxQueuedChanges
 	// wait for it; beyond that the oldest are dropped and the next one
 	// delivered says how many in StateChange.Missed. When the context is
 	// done in any state but CLOSED and FAILED, the last change has
@@ -47,8 +49,8 @@ type Options struct {
 	OnStateChange func(StateChange)
 	// OnPanic, if not nil, receives every panic the runner recovered from
 	// in the code it calls (see PanicError for what each becomes), on the
-	// goroutine that panicked (one of the runner's): it must return
-	// promptly. nil logs the panic and its stack with the standard
+	// goroutine that panicked (one of the runner's; with Inline, also the
+	// SDK's goroutine whose call ran the code): it must return promptly. nil logs the panic and its stack with the standard
 	// logger, as net/http does for a handler.
 	OnPanic func(*PanicError)
 	// Inline makes the runner call the SDK's code (Dialer.Open, a
@@ -69,7 +71,8 @@ const MaxQueuedChanges = 256
 // Runner owns one connection's event loop: it runs an engine.Engine with
 // real timers, the SDK's transports and the connectivity checks, and
 // reports state changes. Its methods are safe for concurrent use, never
-// block on the network and never call the SDK's code.
+// block on the network and never call the SDK's code (unless
+// Options.Inline asks them to).
 //
 // The engine runs on the goroutine that brings it an event (a method of
 // the Runner or of a Reporter, a timer, a check's answer), one goroutine

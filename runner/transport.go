@@ -20,8 +20,11 @@ type OpenRequest struct {
 // Dialer opens the SDK's transports. The runner calls Open on a goroutine
 // of its own for each transport, never where the engine runs, so an Open
 // that blocks (a DNS lookup, a dial, a lock) holds up no timer, no event,
-// no Close and no Done; calls for different transports may overlap, so Open must be safe
-// for concurrent use.
+// no Close and no Done; calls for different transports may overlap, so
+// Open must be safe for concurrent use. With Options.Inline, Open runs on
+// the goroutine whose call caused it, which waits for it, and holds up the
+// connection's other events meanwhile: it must return at once (see
+// "Inline calls" in the package doc).
 type Dialer interface {
 	// Open starts opening the transport req asks for and should return
 	// soon: the network work belongs on the transport's own goroutines.
@@ -38,7 +41,9 @@ type Dialer interface {
 	//
 	// ctx carries the values of the runner's context and is done once the
 	// runner has stopped, after it has called Close on every transport
-	// whose Open had returned; it is the same for every transport, so that
+	// whose Open had returned by the time the runner saw its own context
+	// done (a transport whose Open was still running then may see ctx done
+	// before its Close); it is the same for every transport, so that
 	// opening one allocates nothing. Close, not ctx, tells a transport
 	// that the runner no longer wants it. If the runner gives up the
 	// transport while Open is still running (its connect timeout ran out,
