@@ -88,14 +88,11 @@ func (r *Runner) inlineTurn(force bool) {
 			return
 		}
 		for p != nil {
-			p = r.open(p, true)
+			if p, done = r.open(p, true); done {
+				return
+			}
 		}
-		r.mu.Lock()
-		if len(r.inbox) == 0 && len(r.opens) == 0 && !r.effectsWaiting() {
-			r.busy = false
-			r.mu.Unlock()
-			return
-		}
+		r.mu.Lock() // something is left: queued meanwhile
 	}
 }
 

@@ -15,7 +15,7 @@ func (r *Runner) openNext() {
 	r.mu.Lock()
 	p := r.nextOpen()
 	r.mu.Unlock()
-	r.open(p, false)
+	_, _ = r.open(p, false)
 }
 
 // open calls Dialer.Open for p, on a goroutine of its own, or with
@@ -25,9 +25,11 @@ func (r *Runner) openNext() {
 // reports it held back go to the engine, or, if the runner no longer wants
 // the transport (the engine disposed of it, or the runner stopped,
 // meanwhile), the transport is closed at once. A transport given up
-// before its Open was called is not opened. With next, open returns the
-// transport whose Open is next (see nextOpen), if any.
-func (r *Runner) open(p *reporter, next bool) *reporter {
+// before its Open was called is not opened. With lead (inlineTurn's), open
+// returns the transport whose Open is next (see nextOpen), if any, or
+// else, when nothing else is left for the lead either, ends its r.busy and
+// reports done.
+func (r *Runner) open(p *reporter, lead bool) (next *reporter, done bool) {
 	var t Transport = noTransport{}
 	if p.state.Load()&flagDisposed == 0 {
 		t = r.callOpen(p)
@@ -45,10 +47,13 @@ func (r *Runner) open(p *reporter, next bool) *reporter {
 		close(r.opensEnd)
 		r.opensEnd = nil
 	}
-	if next {
-		return r.nextOpen()
+	if lead {
+		next = r.nextOpen()
+		if next == nil && len(r.inbox) == 0 && !r.effectsWaiting() {
+			r.busy, done = false, true
+		}
 	}
-	return nil
+	return next, done
 }
 
 // nextOpen takes the transport whose Open is next, or returns nil; r.mu
