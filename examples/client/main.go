@@ -7,6 +7,7 @@
 //	go run ./client                    # connects over the websocket
 //	go run ./client -reject-websocket  # a proxy refuses websockets: HTTP connects
 //	go run ./client -primary-down      # the primary host refuses: the fallback host connects
+//	go run ./client -inline            # the runner calls this client's code inside its calls
 //
 // It exits 0 once it has connected and closed, 1 otherwise.
 package main
@@ -27,6 +28,7 @@ import (
 func main() {
 	reject := flag.Bool("reject-websocket", false, "answer websocket requests 403, as a proxy that blocks them does")
 	primaryDown := flag.Bool("primary-down", false, "refuse connections to the primary host")
+	inline := flag.Bool("inline", false, "runner.Options.Inline: this client's code holds no lock across its calls into the runner, its Close waits for no goroutine, and its code returns at once")
 	flag.Parse()
 
 	srv := &server{}
@@ -57,7 +59,8 @@ func main() {
 		// tries a fallback host. Here the internet is "up" when our own
 		// server answers.
 		CheckConnectivity: func(ctx context.Context) bool { return ctx.Err() == nil },
-		OnStateChange:     func(c runner.StateChange) { changes <- c },
+		OnStateChange:     func(c runner.StateChange) { changes <- c }, // never blocks: room for every change the runner keeps
+		Inline:            *inline,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // a *reconnect.FieldError naming the field
