@@ -5,6 +5,7 @@ package runner_test
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -36,7 +37,7 @@ func TestExternalInlineRunsTheSDKsCodeInsideTheCallOnItsGoroutine(t *testing.T) 
 				t.Errorf("%s: %d goroutines started, want none", name, d)
 			}
 			changes, gids, _ := s.snapshot()
-			if got := states(changes[n:]); !sameStates(got, wantStates) {
+			if got := states(changes[n:]); !slices.Equal(got, wantStates) {
 				t.Errorf("%s: changes delivered within the call %v, want %v", name, got, wantStates)
 			}
 			for i := n; i < len(gids); i++ {
@@ -135,7 +136,7 @@ func TestExternalCallbacksThatCallBackRunAfterTheyReturn(t *testing.T) {
 
 				changes, gids, trs := s.snapshot()
 				want := []engine.State{engine.Connecting, engine.Connected, engine.Closing, engine.Closed, engine.Connecting, engine.Connected}
-				if got := states(changes); !sameStates(got, want) {
+				if got := states(changes); !slices.Equal(got, want) {
 					t.Fatalf("changes %v, want %v", got, want)
 				}
 				checkChain(t, changes)
@@ -226,7 +227,7 @@ func TestExternalInlineACallNeverWaitsForASlowCallback(t *testing.T) {
 	cancel()
 	<-s.r.Done()
 	changes, _, trs := s.snapshot()
-	if got, want := states(changes), []engine.State{engine.Connecting, engine.Closed}; !sameStates(got[:min(2, len(got))], want) {
+	if got, want := states(changes), []engine.State{engine.Connecting, engine.Closed}; !slices.Equal(got[:min(2, len(got))], want) {
 		t.Errorf("changes %v, want to begin with %v", got, want)
 	}
 	checkChain(t, changes)
@@ -267,7 +268,7 @@ func TestExternalInlineCancelFromInsideOnStateChange(t *testing.T) {
 				<-s.r.Done()
 				changes, _, trs := s.snapshot()
 				want := []engine.State{engine.Connecting, engine.Connected, engine.Closed}
-				if got := states(changes); !sameStates(got, want) {
+				if got := states(changes); !slices.Equal(got, want) {
 					t.Fatalf("changes %v, want %v", got, want)
 				}
 				if !changes[2].Stopped {

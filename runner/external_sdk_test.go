@@ -259,18 +259,6 @@ func states(changes []runner.StateChange) []engine.State {
 	return out
 }
 
-func sameStates(a, b []engine.State) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func modeName(inline bool) string {
 	if inline {
 		return "inline"

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -119,7 +120,7 @@ func TestInlineCallbacksThatCallBackRunAfterTheCurrentOne(t *testing.T) {
 		s.r = r
 		r.Connect()
 		want := []engine.State{engine.Connecting, engine.Connected, engine.Closing, engine.Closed}
-		if got := s.log.states(); !equalStates(got, want) {
+		if got := s.log.states(); !slices.Equal(got, want) {
 			t.Fatalf("changes %v within Connect, want %v", got, want)
 		}
 		s.mu.Lock()
@@ -131,18 +132,6 @@ func TestInlineCallbacksThatCallBackRunAfterTheCurrentOne(t *testing.T) {
 		cancel()
 		<-r.Done()
 	})
-}
-
-func equalStates(a, b []engine.State) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A Reporter kept by a closed transport reports nothing, also once the
