@@ -17,8 +17,9 @@ import (
 // called from any goroutine, with the SDK's locks held (not with
 // Options.Inline); the runner feeds them to the engine in the order they were
 // called, once Dialer.Open has returned (a report runs the engine on the
-// calling goroutine, a few hundred nanoseconds, unless another goroutine
-// is running it, which then takes the report). Each kind of report counts
+// calling goroutine, a few hundred nanoseconds, and with Options.Inline the
+// SDK's code it decides, unless another goroutine is running them, which
+// then takes the report). Each kind of report counts
 // once, and nothing counts after Failed, Closed or Fatal: later and
 // repeated reports are ignored (a Fatal after Failed or Closed too), as
 // are reports after the runner has closed the transport, however long the

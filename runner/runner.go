@@ -264,9 +264,10 @@ func (r *Runner) Active() Transport {
 // State returns the connection state after the last event the runner
 // processed; once the runner has stopped, CLOSED or FAILED (see New).
 // After a call such as Connect or Close returns, State shows its effect
-// unless another goroutine was running the engine at the time, which then
-// processes the call's event a moment later: to act on a state, follow
-// OnStateChange rather than reading State after a call.
+// unless another goroutine was running the engine (or, with Inline, the
+// SDK's code) at the time, which then processes the call's event a moment
+// later: to act on a state, follow OnStateChange rather than reading State
+// after a call.
 func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
