@@ -47,7 +47,7 @@ func (r *Runner) runEffects() {
 // A goroutine counted in r.workers looks at both queues again before it
 // returns, so turn starts another only when none is counted. r.mu is held
 // on entry and released on return; with turn, effects ends the caller's
-// turn (see endTurn) as it returns, and with open (inlineTurn's lead) it
+// turn (r.turns) as it returns, and with open (inlineTurn's lead) it
 // returns the transport whose Open is next (see nextOpen), if any, or
 // else, when nothing is queued either, ends the lead's r.busy and reports
 // done.
@@ -97,7 +97,7 @@ func (r *Runner) effects(turn, open bool) (next *reporter, done bool) {
 		default:
 			r.workers--
 			if turn {
-				r.endTurn()
+				r.turns.done()
 			}
 			if open {
 				next = r.nextOpen()

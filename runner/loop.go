@@ -45,7 +45,7 @@ func (r *Runner) turn(own bool) {
 		return
 	}
 	r.running = true
-	r.turns++
+	r.turns.add(1)
 	r.drain()
 	if own {
 		r.workers++
@@ -57,7 +57,7 @@ func (r *Runner) turn(own bool) {
 		r.wg.Add(1)
 		go r.effectsFn()
 	}
-	r.endTurn()
+	r.turns.done()
 	r.mu.Unlock()
 }
 
@@ -80,7 +80,7 @@ func (r *Runner) inlineTurn(force bool) {
 	r.busy = true
 	for {
 		r.running = true
-		r.turns++
+		r.turns.add(1)
 		r.drain()
 		r.workers++
 		p, done := r.effects(true, lead)
@@ -96,13 +96,30 @@ func (r *Runner) inlineTurn(force bool) {
 	}
 }
 
-// endTurn counts a turn as ended; r.mu is held. The stop waits for every
-// turn to end (see shutdown).
-func (r *Runner) endTurn() {
-	if r.turns--; r.turns == 0 && r.turnsEnd != nil {
-		close(r.turnsEnd)
-		r.turnsEnd = nil
+// tally counts what is in progress (turns, Opens) for the stop to wait
+// for; r.mu is held for each of its methods.
+type tally struct {
+	n   int
+	end chan struct{} // closed when n reaches 0, once ended made it
+}
+
+func (t *tally) add(n int) { t.n += n }
+
+func (t *tally) done() {
+	if t.n--; t.n == 0 && t.end != nil {
+		close(t.end)
+		t.end = nil
 	}
+}
+
+// ended returns a channel closed once nothing is in progress, or nil when
+// nothing is now.
+func (t *tally) ended() chan struct{} {
+	if t.n == 0 {
+		return nil
+	}
+	t.end = make(chan struct{})
+	return t.end
 }
 
 // drain feeds the inbox to the engine, one item at a time, until it is
@@ -185,7 +202,7 @@ func (r *Runner) publish() {
 		sc.active, sc.activeRep, sc.activeSet = nil, nil, false
 	}
 	r.opens = append(r.opens, sc.opens...)
-	r.opening += len(sc.opens)
+	r.opening.add(len(sc.opens))
 	if !r.inline {
 		for range sc.opens {
 			go r.openFn()

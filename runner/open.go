@@ -34,7 +34,7 @@ func (r *Runner) open(p *reporter, lead bool) (next *reporter, done bool) {
 	if p.state.Load()&flagDisposed == 0 {
 		t = r.callOpen(p)
 	}
-	closed := !p.openDone(true, t)
+	closed := !p.openDone(t)
 	if closed {
 		r.closeTransport(p, t)
 	}
@@ -43,10 +43,7 @@ func (r *Runner) open(p *reporter, lead bool) (next *reporter, done bool) {
 	if closed {
 		r.release(p)
 	}
-	if r.opening--; r.opening == 0 && r.opensEnd != nil {
-		close(r.opensEnd)
-		r.opensEnd = nil
-	}
+	r.opening.done()
 	if lead {
 		next = r.nextOpen()
 		if next == nil && len(r.inbox) == 0 && !r.effectsWaiting() {

@@ -84,7 +84,7 @@ type reporter struct {
 	// state: the low 32 bits of the transport's ID in the top half; below
 	// them bit k when an event of kind k was passed on, and the flag bits.
 	state atomic.Uint64
-	id    engine.TransportID // written under mu, when the slot is reused
+	id    engine.TransportID // written by reset, before the state word names it
 	req   OpenRequest        // owned by the goroutine running the engine, and Open's
 	// wasActive: the engine activated the transport once. Owned by the
 	// goroutine running the engine.
@@ -93,8 +93,7 @@ type reporter struct {
 	// t is what Open returned: set before flagOpened, read after it.
 	t Transport
 
-	mu     sync.Mutex
-	opened bool                // Open has returned (or panicked)
+	mu     sync.Mutex          // held while reports are held back, until Open has returned
 	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
 	nEarly uint8
 	earlyF reconnect.Failure // the failure of the held report that ends
@@ -121,7 +120,7 @@ func stateFor(id engine.TransportID) uint64 { return uint64(uint32(id)) << 32 }
 // says disposed until the last store here gives it the new ID.
 func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
-	p.t, p.opened, p.nEarly, p.earlyF = nil, false, 0, reconnect.Failure{}
+	p.t, p.nEarly, p.earlyF = nil, 0, reconnect.Failure{}
 	p.state.Store(stateFor(id))
 }
 
@@ -156,11 +155,12 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 		return
 	}
 	p.mu.Lock()
-	if s := p.state.Load(); s&idMask != want || s&flagDisposed != 0 {
+	s = p.state.Load()
+	if s&idMask != want || s&flagDisposed != 0 {
 		p.mu.Unlock() // disposed, maybe released and reused, meanwhile
 		return
 	}
-	if !p.opened {
+	if s&flagOpened == 0 {
 		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
 		p.nEarly++
 		p.earlyF = f // only one that ends has a failure, and it is the last
@@ -184,12 +184,12 @@ func (rp Reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
 }
 
 // openDone records what Open returned and passes on the reports held back
-// meanwhile, on Open's goroutine (own: one of the runner's). It reports
-// whether the runner still wants the transport; when it does not, the
-// caller closes t.
-func (p *reporter) openDone(own bool, t Transport) bool {
+// meanwhile, on the goroutine that called Open (one of the runner's, or
+// with Options.Inline the lead of an inline turn). It reports whether the
+// runner still wants the transport; when it does not, the caller closes t.
+func (p *reporter) openDone(t Transport) bool {
 	p.mu.Lock()
-	p.t, p.opened = t, true
+	p.t = t
 	var evs [len(p.early)]engine.Event
 	n := int(p.nEarly)
 	rp := p.reporter()
@@ -216,7 +216,7 @@ func (p *reporter) openDone(own bool, t Transport) bool {
 		p.r.mu.Unlock()
 		return false
 	}
-	p.r.feed(own, evs[:n]...)
+	p.r.feed(true, evs[:n]...)
 	return true
 }
 

@@ -102,11 +102,10 @@ type Runner struct {
 
 	mu        sync.Mutex
 	inbox     []item
-	running   bool          // a goroutine is running the engine (draining the inbox)
-	busy      bool          // Options.Inline: a goroutine is running the engine or the SDK's code (see inlineTurn)
-	turns     int           // turns begun and not ended (the engine's, then their effects)
-	turnsEnd  chan struct{} // closed when turns reaches 0, once the stop waits for it
-	stopping  bool          // the context is done: no new events
+	running   bool  // a goroutine is running the engine (draining the inbox)
+	busy      bool  // Options.Inline: a goroutine is running the engine or the SDK's code (see inlineTurn)
+	turns     tally // turns begun and not ended (the engine's, then their effects)
+	stopping  bool  // the context is done: no new events
 	state     engine.State
 	pref      reconnect.Preference
 	active    Transport
@@ -118,15 +117,14 @@ type Runner struct {
 	changes       []StateChange // changes[head:] wait for onChange
 	head          int
 	missed        int
-	sending       bool          // a goroutine is calling onChange
-	ops           []op          // transport calls waiting for an effects goroutine
-	opsRun        []op          // the calls being made; owned by the goroutine with opsBusy
-	opsBusy       bool          // a goroutine is making the transport calls
-	workers       int           // goroutines in effects that will look at the queues again
-	opens         []*reporter   // transports waiting for their Open goroutine
-	free          []*reporter   // slots released by the effects, for later transports
-	opening       int           // Dialer.Open calls running
-	opensEnd      chan struct{} // closed when opening reaches 0, once the stop waits for it
+	sending       bool        // a goroutine is calling onChange
+	ops           []op        // transport calls waiting for an effects goroutine
+	opsRun        []op        // the calls being made; owned by the goroutine with opsBusy
+	opsBusy       bool        // a goroutine is making the transport calls
+	workers       int         // goroutines in effects that will look at the queues again
+	opens         []*reporter // transports waiting for their Open goroutine
+	free          []*reporter // slots released by the effects, for later transports
+	opening       tally       // Dialer.Open calls queued or running
 
 	// Made once in New, so that starting these goroutines allocates nothing.
 	effectsFn func()
@@ -337,11 +335,7 @@ func (r *Runner) shutdown() {
 		r.turn(true)
 	}
 	r.mu.Lock()
-	var turns chan struct{}
-	if r.turns > 0 { // another goroutine's turn: it started every goroutine it will
-		turns = make(chan struct{})
-		r.turnsEnd = turns
-	}
+	turns := r.turns.ended() // another goroutine's turn: it starts every goroutine it will
 	r.mu.Unlock()
 	if turns != nil {
 		<-turns
@@ -354,11 +348,7 @@ func (r *Runner) shutdown() {
 	// realtimeRequestTimeout: an Open that ignores its context does not
 	// hold Done.
 	r.mu.Lock()
-	var end chan struct{}
-	if r.opening > 0 {
-		end = make(chan struct{})
-		r.opensEnd = end
-	}
+	end := r.opening.ended()
 	r.mu.Unlock()
 	if end != nil {
 		t := time.NewTimer(r.timeouts.RealtimeRequest)
