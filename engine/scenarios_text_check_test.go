@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,11 +67,13 @@ func TestParseScenariosErrors(t *testing.T) {
 		{"scenario a\ndraws 0.5 x\n", `f:2: draws: "x" is not a finite number`},
 		{"scenario a\ndraws NaN\n", `f:2: draws: "NaN" is not a finite number`},
 		{"scenario a\nconfig policy\n", `f:2: config "policy": want key=value`},
-		{"scenario a\nconfig colour=red\n", `f:2: config colour="red": unknown key`},
-		{"scenario a\nconfig http=yes\n", `f:2: config http="yes": want true or false`},
-		{"scenario a\nconfig shortCircuitMs=2s\n", `f:2: config shortCircuitMs="2s"`},
+		{"scenario a\nconfig colour=red\n", `f:2: config "colour=red": want key=value with a key of [shortCircuitMs endpoint`},
+		{"scenario a\nconfig http=yes\n", "f:2: config: json: cannot unmarshal string into Go struct field scenarioConfig.http of type bool"},
+		{"scenario a\nconfig shortCircuitMs=2s\n", "f:2: config: json: cannot unmarshal string into Go struct field scenarioConfig.shortCircuitMs of type int64"},
+		{"scenario a\nconfig immediateShare=1e999\n", "f:2: config: json: cannot unmarshal number 1e999"},
+		{"scenario a\nconfig fallbackHosts=[\"a\",1]\n", "f:2: config: json: cannot unmarshal number into Go struct field scenarioConfig.fallbackHosts"},
 		{"scenario a\nconfig policy=a policy=b\n", "f:2: config policy given twice"},
-		{"scenario a\nconfig preference=\"v1 http\n", "f:2: config preference: bad quoted value"},
+		{"scenario a\nconfig preference=\"v1 http\n", "f:2: config preference: unexpected EOF"},
 		{"scenario a\nconfig preference=\"v1\"x\n", "f:2: config preference: a space must follow its value"},
 	} {
 		_, err := parseScenarios("f", c.src, map[string]string{})
@@ -89,7 +92,8 @@ func FuzzParseScenarios(f *testing.F) {
 		}
 		f.Add(string(src))
 	}
-	f.Add("scenario a\nconfig preference=\"v1 http 1 connected\" http=false fallbackHosts=\"\"\n  0 connect -> open T1\n  == state connected, retry count 0\n")
+	f.Add("scenario a\nconfig preference=\"v1 http 1 connected\" http=false fallbackHosts=[\"a b\",\"c\"] shortCircuitMs=0\n  0 connect -> open T1\n  == state connected, retry count 0\n")
+	f.Add("scenario a\nspec S\ncomment c\n  more\ndraws 0.5 1\n\n  0 connect -> open T1\n  # note\n     dispose T1\n  10 close\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		scs, err := parseScenarios("f", src, map[string]string{})
 		if err != nil {
@@ -186,55 +190,27 @@ func writeWrapped(b *strings.Builder, prefix, text string, width int) {
 	b.WriteString(line + "\n")
 }
 
-// formatScenarioConfig writes the fields of c that are set as key=value,
-// with the fixture's names, the policy and endpoint first.
+// formatScenarioConfig writes the fields of c that the fixture writes, as
+// key=value, the policy and endpoint first; a string value that reads as
+// one bare word is written without quotes.
 func formatScenarioConfig(c scenarioConfig) string {
+	data, _ := json.Marshal(c)
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(data, &fields)
+	keys := append([]string{"policy", "endpoint"}, scenarioConfigKeys...)
 	var kv []string
-	add := func(k, v string) {
-		if v == "" || strings.ContainsAny(v, " \t") || strconv.Quote(v) != `"`+v+`"` {
-			v = strconv.Quote(v)
+	for _, k := range keys {
+		v, ok := fields[k]
+		if !ok {
+			continue
 		}
-		kv = append(kv, k+"="+v)
-	}
-	flt := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-	if c.Policy != "" {
-		add("policy", c.Policy)
-	}
-	if c.Endpoint != "" {
-		add("endpoint", c.Endpoint)
-	}
-	if c.ShortCircuitMs != nil {
-		add("shortCircuitMs", strconv.FormatInt(*c.ShortCircuitMs, 10))
-	}
-	if c.WebSocket != nil {
-		add("webSocket", strconv.FormatBool(*c.WebSocket))
-	}
-	if c.HTTP != nil {
-		add("http", strconv.FormatBool(*c.HTTP))
-	}
-	if c.ConnectionStateTTLMs != 0 {
-		add("connectionStateTtlMs", strconv.FormatInt(c.ConnectionStateTTLMs, 10))
-	}
-	if c.FallbackHosts != nil {
-		add("fallbackHosts", strings.Join(c.FallbackHosts, ","))
-	}
-	if c.Preference != "" {
-		add("preference", c.Preference)
-	}
-	if c.RememberTransport {
-		add("rememberTransport", "true")
-	}
-	if c.ReconnectWindowMs != 0 {
-		add("reconnectWindowMs", strconv.FormatInt(c.ReconnectWindowMs, 10))
-	}
-	if c.ImmediateShare != 0 {
-		add("immediateShare", flt(c.ImmediateShare))
-	}
-	if c.RetrySpread != 0 {
-		add("retrySpread", flt(c.RetrySpread))
-	}
-	if c.SuspendedSpread != 0 {
-		add("suspendedSpread", flt(c.SuspendedSpread))
+		delete(fields, k)
+		var s string
+		if json.Unmarshal(v, &s) == nil && s != "" && !strings.ContainsAny(s, " \t") &&
+			!strings.ContainsRune(`"[{`, rune(s[0])) && !json.Valid([]byte(s)) {
+			v = json.RawMessage(s)
+		}
+		kv = append(kv, k+"="+string(v))
 	}
 	return strings.Join(kv, " ")
 }

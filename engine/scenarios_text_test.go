@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,87 +302,58 @@ func parseFinite(s string) (float64, error) {
 	return f, nil
 }
 
-// parseScenarioConfig reads "key=value …" with the fixture's field names;
-// a value with a space in it is a Go-quoted string.
+// scenarioConfigKeys are the config keys, the fixture's names of
+// scenarioConfig's fields, in the order the fixture writes them.
+var scenarioConfigKeys = func() []string {
+	t := reflect.TypeFor[scenarioConfig]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return keys
+}()
+
+// parseScenarioConfig reads "key=value …": each key a field of the
+// fixture's config, each value as JSON writes it there (a bare word is a
+// string).
 func parseScenarioConfig(text string, c *scenarioConfig) error {
-	set := map[string]bool{}
+	fields := map[string]json.RawMessage{}
 	for text != "" {
 		key, rest, ok := strings.Cut(text, "=")
-		if !ok || key == "" || strings.ContainsAny(key, " \t\"") {
-			return fmt.Errorf("config %q: want key=value", text)
+		if !ok || !slices.Contains(scenarioConfigKeys, key) {
+			return fmt.Errorf("config %q: want key=value with a key of %v", text, scenarioConfigKeys)
 		}
-		var val string
-		if strings.HasPrefix(rest, `"`) {
-			q, err := strconv.QuotedPrefix(rest)
-			if err != nil {
-				return fmt.Errorf("config %s: bad quoted value", key)
-			}
-			val, _ = strconv.Unquote(q)
-			rest = rest[len(q):]
-		} else if i := strings.IndexAny(rest, " \t"); i >= 0 {
-			val, rest = rest[:i], rest[i:]
-		} else {
-			val, rest = rest, ""
-		}
-		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-			return fmt.Errorf("config %s: a space must follow its value", key)
-		}
-		text = strings.TrimLeft(rest, " \t")
-		if set[key] {
+		if _, dup := fields[key]; dup {
 			return fmt.Errorf("config %s given twice", key)
 		}
-		set[key] = true
-		if err := setScenarioConfig(c, key, val); err != nil {
-			return fmt.Errorf("config %s=%q: %w", key, val, err)
+		n := strings.IndexAny(rest, " \t")
+		if n < 0 {
+			n = len(rest)
 		}
+		if rest != "" && strings.ContainsRune(`"[{`, rune(rest[0])) {
+			dec := json.NewDecoder(strings.NewReader(rest))
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return fmt.Errorf("config %s: %w", key, err)
+			}
+			n = int(dec.InputOffset())
+		}
+		val := json.RawMessage(rest[:n])
+		if !json.Valid(val) {
+			val, _ = json.Marshal(rest[:n]) // a bare word
+		}
+		fields[key], text = val, rest[n:]
+		if text != "" && text[0] != ' ' && text[0] != '\t' {
+			return fmt.Errorf("config %s: a space must follow its value", key)
+		}
+		text = strings.TrimLeft(text, " \t")
+	}
+	obj, _ := json.Marshal(fields)
+	if err := json.Unmarshal(obj, c); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if len(c.FallbackHosts) == 0 {
+		c.FallbackHosts = nil // the fixture writes no list and an empty one alike
 	}
 	return nil
-}
-
-func setScenarioConfig(c *scenarioConfig, key, val string) error {
-	var err error
-	num := func(dst *int64) { *dst, err = strconv.ParseInt(val, 10, 64) }
-	flt := func(dst *float64) { *dst, err = parseFinite(val) }
-	flag := func() *bool {
-		b := val == "true"
-		if !b && val != "false" {
-			err = errors.New("want true or false")
-		}
-		return &b
-	}
-	switch key {
-	case "shortCircuitMs":
-		c.ShortCircuitMs = new(int64)
-		num(c.ShortCircuitMs)
-	case "endpoint":
-		c.Endpoint = val
-	case "webSocket":
-		c.WebSocket = flag()
-	case "http":
-		c.HTTP = flag()
-	case "policy":
-		c.Policy = val
-	case "connectionStateTtlMs":
-		num(&c.ConnectionStateTTLMs)
-	case "fallbackHosts":
-		c.FallbackHosts = []string{}
-		if val != "" {
-			c.FallbackHosts = strings.Split(val, ",")
-		}
-	case "preference":
-		c.Preference = val
-	case "rememberTransport":
-		c.RememberTransport = *flag()
-	case "reconnectWindowMs":
-		num(&c.ReconnectWindowMs)
-	case "immediateShare":
-		flt(&c.ImmediateShare)
-	case "retrySpread":
-		flt(&c.RetrySpread)
-	case "suspendedSpread":
-		flt(&c.SuspendedSpread)
-	default:
-		return errors.New("unknown key")
-	}
-	return err
 }
