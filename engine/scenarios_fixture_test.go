@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/reconnect-go/reconnect/internal/rows"
@@ -23,7 +24,7 @@ type scenariosFile struct {
 // scenarioEpochUnixMs is the wall clock at atMs 0: 2026-01-01T00:00:00Z.
 const scenarioEpochUnixMs = 1767225600000
 
-func buildScenariosFixture() scenariosFile {
+func buildScenariosFixture(items []scenario) scenariosFile {
 	return scenariosFile{
 		Comment: "The engine end to end: each scenario is a configuration, pinned random draws, and a timeline of events with the exact " +
 			"actions the spec requires. Written by hand from the spec (scenarios_test.go); go test -run Fixture -update writes this file. Do not edit by hand.",
@@ -78,18 +79,20 @@ func buildScenariosFixture() scenariosFile {
 			"the flapping guard (websocket-first and http-first): when 4 websockets have activated and then dropped within 5 minutes, attempts open HTTP alone (no short circuit, no upgrade) for 10 minutes; the flap-hold timer then opens an upgrade websocket on an HTTP connection",
 			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure; CONNECTING, CONNECTED, CLOSING and CLOSED carry none",
 		},
-		Items: normalizedScenarios(),
+		Items: normalizeScenarios(items),
 	}
 }
 
-// normalizedScenarios writes empty lists as [] rather than null.
-func normalizedScenarios() []scenario {
-	all := allScenarios()
+// normalizeScenarios fills in each scenario's rows (from docs/engine.md)
+// and writes empty lists as [] rather than null.
+func normalizeScenarios(all []scenario) []scenario {
+	all = slices.Clone(all)
 	for i := range all {
 		all[i].Rows = rows.For(all[i].ID)
 		if all[i].Draws == nil {
 			all[i].Draws = []float64{}
 		}
+		all[i].Steps = slices.Clone(all[i].Steps)
 		for j := range all[i].Steps {
 			if all[i].Steps[j].Expect == nil {
 				all[i].Steps[j].Expect = []string{}
@@ -100,5 +103,5 @@ func normalizedScenarios() []scenario {
 }
 
 func TestFixtureScenariosMatchesOracle(t *testing.T) {
-	checkGolden(t, "scenarios.json", buildScenariosFixture())
+	checkGolden(t, "scenarios.json", buildScenariosFixture(loadScenariosT(t)))
 }

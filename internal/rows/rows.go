@@ -455,9 +455,9 @@ var All = []Row{
 		any_),
 }
 
-// tourPins are the tours (scenarios_tour_test.go) that pin rows too, each
-// checked like any pin: one tour per policy makes the rows shared by the
-// policies pinned under each of them.
+// tourPins are the tours (engine/testdata/scenarios/10-tours.txt) that pin
+// rows too, each checked like any pin: one tour per policy makes the rows
+// shared by the policies pinned under each of them.
 var tourPins = map[string][]string{
 	"WF-START-ws-1":                        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
 	"HF-START-http-1":                      {"tour-hosts-http-first", "tour-life-http-first"},
