@@ -27,7 +27,7 @@ const scenarioEpochUnixMs = 1767225600000
 func buildScenariosFixture(items []scenario) scenariosFile {
 	return scenariosFile{
 		Comment: "The engine end to end: each scenario is a configuration, pinned random draws, and a timeline of events with the exact " +
-			"actions the spec requires. Written by hand from the spec (scenarios_test.go); go test -run Fixture -update writes this file. Do not edit by hand.",
+			"actions the spec requires. Written by hand from the spec (engine/testdata/scenarios/*.txt); go test -run Fixture -update writes this file. Do not edit by hand.",
 		Spec:          "engine",
 		FormatVersion: 2,
 		Units:         map[string]string{"time": "milliseconds from the scenario's start, as JSON integers"},
