@@ -65,6 +65,7 @@ type Client struct {
 	r      *runner.Runner
 	cancel context.CancelFunc
 	sh     *shared
+	idle   []*http.Client // the clients shared by all transports: Close drops their idle connections
 
 	mu      sync.Mutex
 	state   engine.State
@@ -96,6 +97,8 @@ func New(o Options) (*Client, error) {
 	}
 	c := &Client{sh: &shared{log: lg, onMessage: o.OnMessage}, changed: make(chan struct{})}
 	d := newDialer(o.Resolve, c.sh)
+	check := &http.Client{Transport: &http.Transport{DialContext: d.dialContext}}
+	c.idle = []*http.Client{check, d.ws}
 
 	cfg := engine.DefaultConfig()
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: o.Endpoint, FallbackHosts: o.FallbackHosts}
@@ -106,7 +109,7 @@ func New(o Options) (*Client, error) {
 	r, err := runner.New(ctx, runner.Options{
 		Config:            cfg,
 		Dialer:            d,
-		CheckConnectivity: runner.HTTPConnectivityCheck(&http.Client{Transport: &http.Transport{DialContext: d.dialContext}}, o.ConnectivityCheckURL),
+		CheckConnectivity: runner.HTTPConnectivityCheck(check, o.ConnectivityCheckURL),
 		OnStateChange: func(ch runner.StateChange) {
 			c.logChange(ch)
 			c.noteChange(ch)
@@ -173,6 +176,9 @@ func (c *Client) Close(ctx context.Context) error {
 	case <-ended:
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	for _, hc := range c.idle {
+		hc.CloseIdleConnections()
 	}
 	return err
 }
