@@ -130,6 +130,10 @@ func DefaultConfig() Config {
 	}
 }
 
+// AblyConfig is the preset for Ably's service: DefaultConfig, whose
+// endpoint is Ably's production hosts.
+func AblyConfig() Config { return DefaultConfig() }
+
 // Validate reports the first invalid field of c as a *FieldError, or nil.
 func (c Config) Validate() error {
 	if err := c.Timeouts.Validate(); err != nil {
