@@ -38,7 +38,7 @@ func Example() {
 	ctx, stop := context.WithCancel(context.Background())
 	changes := make(chan runner.StateChange, 8)
 	r, err := runner.New(ctx, runner.Options{
-		Config:        engine.DefaultConfig(),
+		Config:        engine.AblyConfig(),
 		Dialer:        loopback{},
 		OnStateChange: func(c runner.StateChange) { changes <- c },
 	})

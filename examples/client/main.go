@@ -42,7 +42,7 @@ func main() {
 	if *primaryDown {
 		hosts["realtime.example.test"] = refusingAddress()
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Endpoint = reconnect.EndpointOptions{
 		Endpoint:      "realtime.example.test",
 		FallbackHosts: []string{"fallback.example.test"},
