@@ -24,7 +24,7 @@ type Options struct {
 	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
 	// stops; it must return soon after (Done waits for it). A check that
 	// panics answered down (see PanicError). nil means HTTPConnectivityCheck
-	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL:
+	// with http.DefaultClient and reconnect.AblyConnectivityCheckURL:
 	// a GET of Ably's connectivity URL. Set it for your own service.
 	CheckConnectivity func(ctx context.Context) bool
 	// CheckWebSocket answers PolicyWebSocketCheck's websocket check: true
@@ -168,7 +168,7 @@ const (
 // The default checks, made once and shared by every runner.
 var (
 	defaultCheckNet = sync.OnceValue(func() func(context.Context) bool {
-		return HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
+		return HTTPConnectivityCheck(http.DefaultClient, reconnect.AblyConnectivityCheckURL)
 	})
 	defaultCheckWS = sync.OnceValue(func() func(context.Context) bool {
 		return WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
