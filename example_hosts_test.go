@@ -93,7 +93,7 @@ func ExamplePreferredHost() {
 	var p reconnect.PreferredHost
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	primary := "main.realtime.ably.net"
-	ttl := reconnect.DefaultTimeouts().FallbackRetry // 10 minutes
+	ttl := reconnect.DefaultFallbackRetry // 10 minutes
 
 	p.FallbackSucceeded("main.c.fallback.ably-realtime.com", t0, ttl)
 	fmt.Println(p.First(primary, t0.Add(9*time.Minute)))

@@ -310,7 +310,8 @@ type PreferredHost struct {
 
 // FallbackSucceeded records that a request reached host as a fallback (after
 // the hosts before it failed with qualifying failures) and succeeded at
-// time at: host is preferred until at + ttl. A ttl ≤ 0 remembers nothing.
+// time at: host is preferred until at + ttl (fallbackRetryTimeout, by
+// default DefaultFallbackRetry). A ttl ≤ 0 remembers nothing.
 //
 // Call it only for a success that came through the fallback sequence, not
 // for a success of a request sent to the preferred host because it was

@@ -64,6 +64,8 @@ func TestConfigValidateMessages(t *testing.T) {
 		{func(c *Config) { c.Endpoint.Endpoint = "https://rt.example.com/" }, `reconnect: Config.Endpoint.Endpoint = "https://rt.example.com/": is a URL: give the host name only, "rt.example.com"`},
 		{func(c *Config) { c.Endpoint.Endpoint = "rt.example.com:8080" }, `reconnect: Config.Endpoint.Endpoint = "rt.example.com:8080": holds a port: give the host name only, "rt.example.com"`},
 		{func(c *Config) { own(c); c.Endpoint.FallbackHosts = []string{"fb .example.com"} }, `reconnect: Config.Endpoint.FallbackHosts[0] = "fb .example.com": holds ' ' at byte 2: a host name has only ASCII letters, digits, '-', '_' and '.'`},
+		{func(c *Config) { own(c); c.Timeouts.DisconnectedRetry = 0 }, `reconnect: Config.Timeouts.DisconnectedRetry = 0s: must be positive: the spec's default is 15s`},
+		{func(c *Config) { own(c); c.Timeouts.HTTPMaxRetryCount = -1 }, `reconnect: Config.Timeouts.HTTPMaxRetryCount = -1: must not be negative: the spec's default is 3, and 0 tries no fallback host`},
 		{func(c *Config) { own(c); c.ShortCircuit = -time.Second }, `reconnect: Config.ShortCircuit = -1s: must not be negative: 0 means the default, 2s`},
 		{func(c *Config) { own(c); c.Transports = reconnect.Availability{} }, `reconnect: Config.Transports = {WebSocket: false, HTTP: false}: must make at least one transport available: set WebSocket, HTTP or both`},
 		{func(c *Config) { own(c); c.SlowTimeout = -1 }, `reconnect: Config.SlowTimeout = -1ns: must not be negative: 0 means the default, 4s`},

@@ -197,7 +197,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		mutate func(*Config)
 		field  string
 	}{
-		{func(c *Config) { c.Timeouts.HTTPOpen = 0 }, "Config.Timeouts.HTTPOpen"},
+		{func(c *Config) { c.Timeouts.HTTPRequest = 0 }, "Config.Timeouts.HTTPRequest"},
+		{func(c *Config) { c.Timeouts.DisconnectedRetry = -1 }, "Config.Timeouts.DisconnectedRetry"},
 		{func(c *Config) { c.ShortCircuit = -1 }, "Config.ShortCircuit"},
 		{func(c *Config) { c.Transports = reconnect.Availability{} }, "Config.Transports"},
 		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
