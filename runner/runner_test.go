@@ -205,7 +205,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		release := make(chan struct{})
 		var got []StateChange
 		d := newMemDialer()
-		r, err := New(t.Context(), Options{Config: engine.AblyConfig(), Dialer: d,
+		r, err := New(t.Context(), Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck,
 			OnStateChange: func(c StateChange) { <-release; got = append(got, c) }})
 		if err != nil {
 			t.Fatal(err)
