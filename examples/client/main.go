@@ -36,13 +36,13 @@ func main() {
 	addr, stop := srv.start()
 	defer stop()
 
-	// Your own hosts, not Ably's (engine.DefaultConfig's), each mapped to
+	// Your own hosts (there is no default host), each mapped to
 	// an address; with -primary-down the primary's address refuses.
 	hosts := map[string]string{"realtime.example.test": addr, "fallback.example.test": addr}
 	if *primaryDown {
 		hosts["realtime.example.test"] = refusingAddress()
 	}
-	cfg := engine.AblyConfig()
+	cfg := engine.Defaults()
 	cfg.Endpoint = reconnect.EndpointOptions{
 		Endpoint:      "realtime.example.test",
 		FallbackHosts: []string{"fallback.example.test"},
@@ -55,9 +55,9 @@ func main() {
 	r, err := runner.New(ctx, runner.Options{
 		Config: cfg,
 		Dialer: dialer{hosts: hosts},
-		// Without this the runner GETs Ably's connectivity URL before it
-		// tries a fallback host. Here the internet is "up" when our own
-		// server answers.
+		// Required (runner.NoConnectivityCheck for none): asked before a
+		// fallback host. Here the internet is "up" when our own server
+		// answers.
 		CheckConnectivity: func(ctx context.Context) bool { return ctx.Err() == nil },
 		OnStateChange:     func(c runner.StateChange) { changes <- c }, // never blocks: room for every change the runner keeps
 		Inline:            *inline,
