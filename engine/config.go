@@ -47,7 +47,7 @@ var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocke
 
 // Config configures an Engine. Start from Defaults and name your hosts in
 // Endpoint, or from AblyConfig for Ably's service: New rejects a Config
-// without an endpoint.
+// without an endpoint, and a negative duration (see Validate).
 type Config struct {
 	// Endpoint names the primary and fallback hosts; required (see
 	// reconnect.ResolveHosts; AblyConfig sets Endpoint.Ably).

@@ -167,7 +167,7 @@ const (
 )
 
 // ErrNoDialer is returned by New when Options.Dialer is nil.
-var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
+var ErrNoDialer = errors.New("runner: Options.Dialer is nil: give the Dialer that opens your transports")
 
 // New returns a Runner in state INITIALIZED; call Connect to connect. It
 // starts no goroutine. When ctx is done the runner stops: it closes every
