@@ -35,7 +35,7 @@ func askedCheck(out []Action) CheckID {
 // seconds apart so that every drop reconnects at once. ns/op is per Step.
 func BenchmarkEngineStep(b *testing.B) {
 	b.ReportAllocs()
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Source = rand.New(rand.NewPCG(1, 2))
 	e, _ := New(cfg)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -64,7 +64,7 @@ func BenchmarkEngineStep(b *testing.B) {
 // websocket opens), then close.
 func BenchmarkEngineConnectWithFallback(b *testing.B) {
 	b.ReportAllocs()
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Source = rand.New(rand.NewPCG(1, 2))
 	e, _ := New(cfg)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

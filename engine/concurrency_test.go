@@ -40,7 +40,7 @@ func TestEnginesOnSeveralGoroutinesShareOneConfig(t *testing.T) {
 		{"a generator per engine", func(i int) reconnect.Source { return rand.New(rand.NewPCG(7, uint64(i))) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := AblyConfig()
 			cfg.Endpoint.FallbackHosts = []string{"a.example.com", "b.example.com", "c.example.com"}
 			const engines = 8
 			var wg sync.WaitGroup

@@ -12,15 +12,16 @@
 // performs no IO, reads no clock, starts no goroutine and draws randomness
 // only from Config.Source.
 //
-//	e, err := engine.New(engine.DefaultConfig()) // Ably's hosts; set Config.Endpoint for your own
-//	if err != nil { … }                           // a *reconnect.FieldError naming the field
+//	cfg := engine.Defaults()
+//	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"rt-b.example.com"}}
+//	e, err := engine.New(cfg)
+//	if err != nil { … } // a *reconnect.FieldError naming the field
 //	out := e.Step(now, engine.Event{Kind: engine.EventConnect}, nil)
 //	// out: open a websocket on the primary host, start its connect timer
 //	// and the short-circuit timer, report CONNECTING.
 //
-// DefaultConfig targets Ably's production hosts (main.realtime.ably.net and
-// its fallbacks); set Config.Endpoint (a reconnect.EndpointOptions) to use
-// your own.
+// There is no default host: New rejects a Config without an endpoint.
+// Ably's hosts are a preset, AblyConfig (Endpoint.Ably set).
 //
 // # Spec points
 //

@@ -33,7 +33,7 @@ func TestFailureStringIsTheFixtureGrammar(t *testing.T) {
 // cleared by CONNECTED, set by a drop, kept by CLOSED, cleared by a fresh
 // connect.
 func TestLastErrorFollowsTheStateChanges(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	cfg.Source = constSource(0)
 	e, _ := New(cfg)
@@ -69,7 +69,7 @@ func TestLastErrorFollowsTheStateChanges(t *testing.T) {
 }
 
 func TestEngineHostsIsACopy(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Endpoint.FallbackHosts = []string{"fb1.example.com"}
 	cfg.Source = constSource(0)
 	e, _ := New(cfg)

@@ -51,11 +51,11 @@ const (
 func (g FlapGuard) validate() error {
 	switch {
 	case g.Drops > MaxFlapDrops:
-		return &reconnect.FieldError{Field: "Config.Flap.Drops", Value: strconv.Itoa(g.Drops), Problem: "must be at most MaxFlapDrops (16)"}
+		return &reconnect.FieldError{Field: "Config.Flap.Drops", Value: strconv.Itoa(g.Drops), Problem: "must be at most MaxFlapDrops (16): 0 means the default, 4, and a negative value turns the guard off"}
 	case g.Window < 0:
-		return &reconnect.FieldError{Field: "Config.Flap.Window", Value: g.Window.String(), Problem: "must not be negative"}
+		return &reconnect.FieldError{Field: "Config.Flap.Window", Value: g.Window.String(), Problem: "must not be negative: 0 means the default, " + DefaultFlapWindow.String()}
 	case g.Hold < 0:
-		return &reconnect.FieldError{Field: "Config.Flap.Hold", Value: g.Hold.String(), Problem: "must not be negative"}
+		return &reconnect.FieldError{Field: "Config.Flap.Hold", Value: g.Hold.String(), Problem: "must not be negative: 0 means the default, " + DefaultFlapHold.String()}
 	}
 	return nil
 }

@@ -178,7 +178,7 @@ func (w *world) run(horizon time.Time) {
 // livenessConfig draws a configuration whose every host is tried in one
 // attempt: the primary and at most httpMaxRetryCount explicit fallbacks.
 func livenessConfig(t *rapid.T) (Config, []string) {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Policy = rapid.SampledFrom([]Policy{PolicyWebSocketFirst, PolicyHTTPFirst}).Draw(t, "policy")
 	cfg.ShortCircuit = time.Duration(rapid.IntRange(0, 5000).Draw(t, "shortCircuitMs")) * time.Millisecond
 	nfb := rapid.IntRange(0, cfg.Timeouts.HTTPMaxRetryCount).Draw(t, "fallbacks")

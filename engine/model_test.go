@@ -20,7 +20,7 @@ var anyFailure = rapid.Custom(func(t *rapid.T) reconnect.Failure {
 
 func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		// The default configuration (both transports, websocket first),
 		// where every transport rule can be reached, is drawn most often.
 		both := reconnect.Availability{WebSocket: true, HTTP: true}
@@ -131,7 +131,7 @@ func FuzzEngine(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0, 3, 1, 10, 0, 4, 1, 10, 0})
 	f.Add([]byte{1, 0, 0, 0, 5, 1, 1, 2, 5, 2, 5, 3, 8, 1, 0, 0, 7, 0, 200, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		if len(data) > 0 {
 			cfg.Transports = []reconnect.Availability{{WebSocket: true, HTTP: true}, {WebSocket: true}, {HTTP: true}}[int(data[0])%3]
 			cfg.Policy = Policy(data[0] / 3 % 3)
@@ -173,7 +173,7 @@ func FuzzEngine(f *testing.F) {
 }
 
 func TestEngineResetBehavesLikeANewEngine(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Source = constSource(0.5)
 	e, _ := New(cfg)
 	fresh, _ := New(cfg)
@@ -197,7 +197,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		mutate func(*Config)
 		field  string
 	}{
-		{func(c *Config) { c.Timeouts.HTTPOpen = 0 }, "Config.Timeouts.HTTPOpen"},
+		{func(c *Config) { c.Timeouts.HTTPRequest = 0 }, "Config.Timeouts.HTTPRequest"},
+		{func(c *Config) { c.Timeouts.DisconnectedRetry = -1 }, "Config.Timeouts.DisconnectedRetry"},
 		{func(c *Config) { c.ShortCircuit = -1 }, "Config.ShortCircuit"},
 		{func(c *Config) { c.Transports = reconnect.Availability{} }, "Config.Transports"},
 		{func(c *Config) { c.Policy = 9 }, "Config.Policy"},
@@ -207,7 +208,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{func(c *Config) { c.Endpoint.Endpoint = "a b.c" }, "Config.Endpoint.Endpoint"},
 		{func(c *Config) { c.Endpoint.FallbackHosts = []string{"x.y", "x.y"} }, "Config.Endpoint.FallbackHosts[1]"},
 	} {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		c.mutate(&cfg)
 		_, err := New(cfg)
 		if fe, ok := err.(*reconnect.FieldError); !ok || fe.Field != c.field {

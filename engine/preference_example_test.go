@@ -11,7 +11,7 @@ import (
 // next engine (the next process): behind a proxy that refuses websockets,
 // the next connection starts on HTTP at once.
 func ExampleEngine_Preference() {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Policy = PolicyWebSocketCheck
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)

@@ -367,7 +367,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	c := engine.DefaultConfig()
+	c := engine.AblyConfig()
 	h, err := reconnect.ResolveHosts(c.Endpoint)
 	if err != nil {
 		t.Fatal(err)

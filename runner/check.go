@@ -29,11 +29,6 @@ func CheckIDFrom(ctx context.Context) (engine.CheckID, bool) {
 	return id, ok
 }
 
-// DefaultWebSocketCheckURL is the websocket check host of
-// PolicyWebSocketCheck, as the JavaScript SDK that ships the policy sets
-// it (wsConnectivityCheckUrl).
-const DefaultWebSocketCheckURL = "wss://ws-up.ably-realtime.com"
-
 // maxCheckBody is how much of a connectivity check response is read: "yes"
 // and some white space fit many times over.
 const maxCheckBody = 512

@@ -15,7 +15,7 @@ import (
 // changes nothing.
 func TestLateCheckAnswerFromAnEndedAttemptChangesNothing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, net, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
+		r, d, net, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
 		refused := reconnect.Failure{Kind: reconnect.FailureRefused}
 		failBoth := func(ws, http engine.TransportID) {
 			t.Helper()

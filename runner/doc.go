@@ -11,23 +11,21 @@
 // and transport IDs, fired timers, when to send CLOSE) stay inside the
 // runner.
 //
-//	cfg := engine.DefaultConfig() // Ably's hosts: set cfg.Endpoint for your own
+//	cfg := engine.Defaults()
+//	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"rt-b.example.com"}}
 //	r, err := runner.New(ctx, runner.Options{
 //		Config:            cfg,
-//		Dialer:            myDialer{},                                  // opens your websocket and HTTP transports
-//		CheckConnectivity: myCheck,                                     // nil GETs reconnect.DefaultConnectivityCheckURL (Ably's)
+//		Dialer:            myDialer{},                    // opens your websocket and HTTP transports
+//		CheckConnectivity: myCheck,                       // or runner.NoConnectivityCheck
 //		OnStateChange:     func(c runner.StateChange) { log.Println(c.From, "→", c.To, c.Reason, c.Failure) },
 //	})
 //	if err != nil { … } // a *reconnect.FieldError naming the field
 //	r.Connect()
 //
-// The defaults talk to Ably: engine.DefaultConfig resolves Ably's
-// production hosts, and a nil Options.CheckConnectivity makes the runner
-// GET Ably's connectivity URL (reconnect.DefaultConnectivityCheckURL)
-// before each fallback host; a nil Options.CheckWebSocket (used only by
-// engine.PolicyWebSocketCheck) opens a websocket to DefaultWebSocketCheckURL,
-// Ably's. A complete client over a real websocket and HTTP:
-// examples/client in this repository.
+// Nothing defaults to a vendor's hosts: the endpoint and the connectivity
+// check are required, and Ably's are presets (engine.AblyConfig,
+// AblyConnectivityCheck, AblyWebSocketCheck). A complete client over a
+// real websocket and HTTP: examples/client in this repository.
 //
 // # When a transport reports viable and connected
 //

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync"
 	"time"
 
@@ -11,10 +10,12 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// Options configure a Runner. Only Dialer is required.
+// Options configure a Runner. Config's endpoint, Dialer and
+// CheckConnectivity are required (CheckWebSocket too under
+// engine.PolicyWebSocketCheck): nothing defaults to a vendor's hosts.
 type Options struct {
-	// Config configures the engine: start from engine.DefaultConfig().
-	// New validates it.
+	// Config configures the engine: start from engine.Defaults() and name
+	// your hosts, or from engine.AblyConfig(). New validates it.
 	Config engine.Config
 	// Dialer opens the SDK's transports. Required.
 	Dialer Dialer
@@ -23,15 +24,15 @@ type Options struct {
 	// goroutine of its own with a context that is done after
 	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
 	// stops; it must return soon after (Done waits for it). A check that
-	// panics answered down (see PanicError). nil means HTTPConnectivityCheck
-	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL:
-	// a GET of Ably's connectivity URL. Set it for your own service.
+	// panics answered down (see PanicError). Required: your service's
+	// check (HTTPConnectivityCheck with its URL), NoConnectivityCheck, or
+	// AblyConnectivityCheck for Ably's service.
 	CheckConnectivity func(ctx context.Context) bool
 	// CheckWebSocket answers PolicyWebSocketCheck's websocket check: true
 	// when a websocket to the check host opened. Called like
-	// CheckConnectivity, with Config.Timeouts.RealtimeRequest. nil means
-	// WebSocketHandshakeCheck with http.DefaultClient and
-	// DefaultWebSocketCheckURL. Other policies never call it.
+	// CheckConnectivity, with Config.Timeouts.RealtimeRequest. Required
+	// under that policy (WebSocketHandshakeCheck with your URL, or
+	// AblyWebSocketCheck for Ably's service); other policies never call it.
 	CheckWebSocket func(ctx context.Context) bool
 	// OnStateChange, if not nil, receives every state change in order, on
 	// a goroutine of the runner's, never inside a call of the SDK's into
@@ -165,18 +166,8 @@ const (
 	itemStop                   // the context is done
 )
 
-// The default checks, made once and shared by every runner.
-var (
-	defaultCheckNet = sync.OnceValue(func() func(context.Context) bool {
-		return HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
-	})
-	defaultCheckWS = sync.OnceValue(func() func(context.Context) bool {
-		return WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
-	})
-)
-
 // ErrNoDialer is returned by New when Options.Dialer is nil.
-var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
+var ErrNoDialer = errors.New("runner: Options.Dialer is nil: give the Dialer that opens your transports")
 
 // New returns a Runner in state INITIALIZED; call Connect to connect. It
 // starts no goroutine. When ctx is done the runner stops: it closes every
@@ -193,7 +184,8 @@ var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
 // State reports CLOSED from then on.
 //
 // New returns the engine's *reconnect.FieldError for an invalid
-// Options.Config, or ErrNoDialer.
+// Options.Config, a *reconnect.FieldError naming a missing check, or
+// ErrNoDialer.
 func New(ctx context.Context, o Options) (*Runner, error) {
 	if o.Dialer == nil {
 		return nil, ErrNoDialer
@@ -203,13 +195,13 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.checkChecks(); err != nil {
+		return nil, err
+	}
 	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
 		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline, done: make(chan struct{}), pref: eng.Preference()}
-	if r.checkNet == nil {
-		r.checkNet = defaultCheckNet()
-	}
-	if r.checkWS == nil {
-		r.checkWS = defaultCheckWS()
+	if r.checkWS == nil { // never called: the policy asks for no websocket check
+		r.checkWS = NoConnectivityCheck
 	}
 	r.ctx, r.base = ctx, context.WithoutCancel(ctx)
 	r.openCtx, r.openEnd = context.WithCancel(r.base)

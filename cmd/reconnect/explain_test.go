@@ -60,8 +60,13 @@ func TestExplainBadInvocations(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"explain"}, "want a scenario id or --file LOG"},
-		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario"; the scenarios are: outcome-1-websocket-within-short-circuit`},
+		{[]string{"explain"}, "want a scenario id, --file LOG or --list"},
+		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario", and no id is close to it; 'reconnect explain --list' prints all 141`},
+		{[]string{"explain", "NOPE"}, `no scenario "NOPE", and no id is close to it; 'reconnect explain --list' prints all 141`},
+		{[]string{"explain", "conect-timeout"}, `no scenario "conect-timeout"; the nearest: connect-timeout ('reconnect explain --list' prints all 141)`},
+		{[]string{"explain", "Close-From-Conected"}, `no scenario "Close-From-Conected"; the nearest: close-from-connected, close-from-connecting,`},
+		{[]string{"explain", "--list", "connect-timeout"}, "give a scenario id, --file or --list, one of them"},
+		{[]string{"explain", "--list", "--file", "x.json"}, "give a scenario id, --file or --list, one of them"},
 		{[]string{"explain", "a", "b"}, `unexpected argument "b"`},
 		{[]string{"explain", "--file", "/nonexistent.json"}, "--file: open /nonexistent.json"},
 		{[]string{"explain", "--file", "x.json", "outcome-1-websocket-within-short-circuit"}, "not both"},

@@ -100,11 +100,8 @@ func New(o Options) (*Client, error) {
 	check := &http.Client{Transport: &http.Transport{DialContext: d.dialContext}}
 	c.idle = []*http.Client{check, d.ws}
 
-	cfg := engine.DefaultConfig()
+	cfg := engine.Defaults() // the spec's timings; no host of anyone else's
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: o.Endpoint, FallbackHosts: o.FallbackHosts}
-	if cfg.Endpoint.FallbackHosts == nil {
-		cfg.Endpoint.FallbackHosts = []string{} // none: never the engine's default fallback hosts
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r, err := runner.New(ctx, runner.Options{
 		Config:            cfg,

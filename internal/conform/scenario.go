@@ -65,7 +65,7 @@ var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // from the scenario's pinned draws; drawn reports an error unless the
 // engine has drawn exactly the pinned numbers.
 func ScenarioConfig(in ScenarioInput) (cfg engine.Config, drawn func() error, err error) {
-	cfg = engine.DefaultConfig()
+	cfg = engine.AblyConfig()
 	if in.Config.ShortCircuitMs != 0 {
 		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
 	}

@@ -101,7 +101,7 @@ func demo(args []string, out io.Writer) error {
 	if err := pf.Apply(s); err != nil {
 		return err
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
 		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
