@@ -61,7 +61,7 @@ func buildScenariosFixture(items []scenario) scenariosFile {
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
 			"checks":     "C1, C2, … number the checks (connectivity and websocket together) in the order the engine asks for them; an answer names the check it answers; C0 names no check",
 			"draws":      "the uniform draws the engine's source returns, in order, exactly as many as the engine takes: one per RTB1 delay (each entry into DISCONNECTED with a delay), and min(httpMaxRetryCount, number of fallback hosts) at once when the first connectivity check of an attempt says up (the host order: index floor(u·r) of the r hosts remaining); with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0); docs/engine.md, Draws",
-			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset (the engine's own order within a step is docs/engine.md's, The order of actions within one step)",
+			"matching":   "within one step every action must appear in the given order, compared as text position by position; no set of actions is unordered (the order is normative: docs/engine.md, The order of actions within one step)",
 			"timerIds":   "timer events name the live timer by kind (connect T<n> for a transport's connect timer); a name with no live timer is a timer the engine never started, which it ignores",
 		},
 		Decisions: []string{

@@ -500,6 +500,38 @@ var tourPins = map[string][]string{
 	"ALL-ANY-network-ignored-2":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 }
 
+// edgePins are the rows pinned by the scenarios of the edges a single
+// scenario used to catch: fractional delays, DISCONNECTED 500, answers
+// naming C0 for every kind of check, the rate limit's 1000 ms under
+// websocket-check, and network-down again and again while connected.
+var edgePins = map[string][]string{
+	"ALL-CONNECTING-lost-end-3":               {"retry-delays-with-fractional-milliseconds", "http-first-disconnected-500-qualifies-499-does-not"},
+	"WH-CONNECTING-lost-in-flight-2":          {"retry-delays-with-fractional-milliseconds"},
+	"ALL-DISCONNECTED-timer-retry-1":          {"network-down-repeated-while-connected-http-first"},
+	"ALL-CONNECTED-drop-503-3":                {"http-first-rtn17f1-is-500-to-504-both-ends"},
+	"ALL-CONNECTED-drop-1":                    {"http-first-rtn17f1-is-500-to-504-both-ends", "immediate-reconnect-exactly-one-second-later-websocket-check"},
+	"ALL-CONNECTED-drop-rate-limited-2":       {"immediate-reconnect-exactly-one-second-later-websocket-check"},
+	"WH-START-redirect-1":                     {"http-first-rtn17f1-is-500-to-504-both-ends", "check-zero-names-no-check-http-first"},
+	"WH-CONNECTING-connectivity-2":            {"http-first-rtn17f1-is-500-to-504-both-ends", "check-zero-names-no-check-http-first"},
+	"WH-CONNECTED-connected-upgrade-1":        {"http-first-rtn17f1-is-500-to-504-both-ends"},
+	"ALL-CONNECTING-lost-flow-fallback-1":     {"http-first-disconnected-500-qualifies-499-does-not", "websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"WC-CONNECTING-lost-pending-503-4":        {"websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"WC-START-redirect-3":                     {"websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"ALL-ANY-check-id-1":                      {"check-zero-names-no-check-http-first", "check-zero-names-no-check-websocket-check", "check-zero-names-no-check-remembered-http-first", "check-zero-names-no-check-remembered-http-websocket-check"},
+	"ALL-CONNECTING-connectivity-1":           {"check-zero-names-no-check-http-first"},
+	"WC-CONNECTING-timer-websocket-slow-1":    {"check-zero-names-no-check-websocket-check"},
+	"WC-CONNECTING-connectivity-slow-up-1":    {"check-zero-names-no-check-websocket-check"},
+	"WC-CONNECTING-timer-websocket-give-up-1": {"check-zero-names-no-check-websocket-check"},
+	"ALL-CONNECTING-connectivity-3":           {"check-zero-names-no-check-websocket-check"},
+	"WH-START-remembered-http-1":              {"check-zero-names-no-check-remembered-http-first"},
+	"WH-CONNECTING-preference-check-up-2":     {"check-zero-names-no-check-remembered-http-first"},
+	"WC-CONNECTING-preference-check-up-1":     {"check-zero-names-no-check-remembered-http-websocket-check"},
+	"ALL-CONNECTED-network-down-1":            {"network-down-repeated-while-connected", "network-down-repeated-while-connected-http-first"},
+	"ALL-ANY-network-ignored-2":               {"network-down-repeated-while-connected", "network-down-repeated-while-connected-http-first"},
+	"ALL-DISCONNECTED-network-up-1":           {"network-down-repeated-while-connected"},
+	"ALL-ANY-transport-stale-1":               {"network-down-repeated-while-connected-http-first"},
+}
+
 // onePath lists the rows whose code path does not depend on the policy.
 var onePath = map[string]bool{
 	"ALL-ANY-transport-stale-1": true, "ALL-ANY-connectivity-stale-1": true, "ALL-ANY-check-id-1": true, "ALL-ANY-websocket-check-stale-1": true,
@@ -525,6 +557,7 @@ func init() {
 		All[i].Without = without[All[i].ID]
 		All[i].OnePath = onePath[All[i].ID]
 		All[i].Pins = append(All[i].Pins, tourPins[All[i].ID]...)
+		All[i].Pins = append(All[i].Pins, edgePins[All[i].ID]...)
 	}
 }
 
