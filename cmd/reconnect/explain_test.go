@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/reconnect-go/reconnect/fixtures"
 	"github.com/reconnect-go/reconnect/internal/conform"
 )
 
@@ -55,15 +58,33 @@ func TestExplainARecordedLog(t *testing.T) {
 	}
 }
 
+// scenarioCount is the number of scenarios in the embedded fixture, which
+// explain's messages name.
+func scenarioCount(t *testing.T) int {
+	t.Helper()
+	raw, err := fs.ReadFile(fixtures.FS, "scenarios.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil || len(f.Items) == 0 {
+		t.Fatalf("scenarios.json: %d items, %v", len(f.Items), err)
+	}
+	return len(f.Items)
+}
+
 func TestExplainBadInvocations(t *testing.T) {
+	all := fmt.Sprintf("prints all %d", scenarioCount(t))
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"explain"}, "want a scenario id, --file LOG or --list"},
-		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario", and no id is close to it; 'reconnect explain --list' prints all 141`},
-		{[]string{"explain", "NOPE"}, `no scenario "NOPE", and no id is close to it; 'reconnect explain --list' prints all 141`},
-		{[]string{"explain", "conect-timeout"}, `no scenario "conect-timeout"; the nearest: connect-timeout ('reconnect explain --list' prints all 141)`},
+		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario", and no id is close to it; 'reconnect explain --list' ` + all},
+		{[]string{"explain", "NOPE"}, `no scenario "NOPE", and no id is close to it; 'reconnect explain --list' ` + all},
+		{[]string{"explain", "conect-timeout"}, `no scenario "conect-timeout"; the nearest: connect-timeout ('reconnect explain --list' ` + all + ")"},
 		{[]string{"explain", "Close-From-Conected"}, `no scenario "Close-From-Conected"; the nearest: close-from-connected, close-from-connecting,`},
 		{[]string{"explain", "--list", "connect-timeout"}, "give a scenario id, --file or --list, one of them"},
 		{[]string{"explain", "--list", "--file", "x.json"}, "give a scenario id, --file or --list, one of them"},
