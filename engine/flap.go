@@ -85,7 +85,7 @@ type flapState struct {
 // guarded reports whether the engine's policy and transports let the
 // guard act at all.
 func (e *Engine) guarded() bool {
-	return e.cfg.Flap.Drops > 0 && e.cfg.Policy != PolicyWebSocketCheck && e.cfg.Transports.HTTP && e.cfg.Transports.WebSocket
+	return e.cfg.Flap.Drops > 0 && !e.usesWebSocketCheck() && e.cfg.Transports.HTTP && e.cfg.Transports.WebSocket
 }
 
 // preferHTTP reports whether HTTP is preferred now.

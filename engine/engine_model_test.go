@@ -45,6 +45,18 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// answer is the action of a check of kind k in flight answering,
+		// up to maxDelayMs after the last event.
+		answer := func(k EventKind, maxDelayMs int, none string) func(*rapid.T) {
+			return func(t *rapid.T) {
+				ids := h.pendingChecks(k)
+				if len(ids) == 0 {
+					t.Skip(none)
+				}
+				h.advance(time.Duration(rapid.IntRange(0, maxDelayMs).Draw(t, "delayMs")) * time.Millisecond)
+				must(h.step(Event{Kind: k, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
+			}
+		}
 		must(h.step(Event{Kind: EventConnect}))
 		t.Repeat(map[string]func(*rapid.T){
 			"the next timer fires": func(t *rapid.T) {
@@ -76,22 +88,8 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 				kind := rapid.SampledFrom([]EventKind{EventTransportViable, EventTransportViable, EventTransportViable, EventTransportConnected, EventTransportFailed, EventTransportClosed}).Draw(t, "event")
 				must(h.stepAt(at, Event{Kind: kind, Transport: id, Failure: anyFailure.Draw(t, "failure")}))
 			},
-			"the connectivity check answers": func(t *rapid.T) {
-				ids := h.pendingChecks(EventConnectivity)
-				if len(ids) == 0 {
-					t.Skip("no check in flight")
-				}
-				h.advance(time.Duration(rapid.IntRange(0, 500).Draw(t, "delayMs")) * time.Millisecond)
-				must(h.step(Event{Kind: EventConnectivity, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
-			},
-			"the websocket check answers": func(t *rapid.T) {
-				ids := h.pendingChecks(EventWebSocketCheck)
-				if len(ids) == 0 {
-					t.Skip("no websocket check in flight")
-				}
-				h.advance(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
-				must(h.step(Event{Kind: EventWebSocketCheck, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
-			},
+			"the connectivity check answers": answer(EventConnectivity, 500, "no check in flight"),
+			"the websocket check answers":    answer(EventWebSocketCheck, 5000, "no websocket check in flight"),
 			"a check no longer in flight answers late, or an unknown one": func(t *rapid.T) {
 				ids := append([]CheckID{0, h.maxCheck + 1}, h.over...)
 				kind := rapid.SampledFrom([]EventKind{EventConnectivity, EventWebSocketCheck}).Draw(t, "kind")

@@ -135,7 +135,7 @@ func PendingTable() [PendingTableLen]PendingRow { return pendingTable }
 // It is total: any argument outside its enum (a Transport above HTTP, a
 // Mode above ModeUpgrade), like a NoTransport candidate, gives
 // (DiscardCandidate, 0), which changes nothing but to drop the candidate.
-// It is a table lookup: constant time, no allocation, safe for concurrent
+// It takes constant time, allocates nothing and is safe for concurrent
 // use.
 func DecidePending(candidate Transport, mode Mode, pending, active Transport) (Decision, int) {
 	if candidate >= numTransports || mode >= numModes || pending >= numTransports || active >= numTransports {
