@@ -19,9 +19,17 @@ import (
 	"time"
 )
 
-// Adapters are the engines beside Go, by name: the command that starts
-// each, relative to the repository's root.
-var Adapters = []struct{ Name, Interpreter, Script string }{
+// Adapter is an engine beside Go: a conformance adapter that implements
+// the scenarios area.
+type Adapter struct {
+	// Name is the engine's name in Engines.
+	Name string
+	// Interpreter runs Script, a path from the repository's root.
+	Interpreter, Script string
+}
+
+// Adapters are the engines beside Go.
+var Adapters = []Adapter{
 	{"js", "node", "conformance/js/adapter.mjs"},
 	{"python", "python3", "conformance/python/adapter.py"},
 }
@@ -72,7 +80,7 @@ type Outcome struct {
 // when the interpreter is missing or the adapter does not implement the
 // scenarios area.
 func Start(root, name string, deadline time.Duration) (*Ref, error) {
-	i := slices.IndexFunc(Adapters, func(a struct{ Name, Interpreter, Script string }) bool { return a.Name == name })
+	i := slices.IndexFunc(Adapters, func(a Adapter) bool { return a.Name == name })
 	if i < 0 {
 		return nil, fmt.Errorf("no adapter %q", name)
 	}
@@ -166,11 +174,11 @@ func (r *Ref) Run(tls []Timeline) ([]Outcome, error) {
 	for i := range tls {
 		line, err := r.out.ReadBytes('\n')
 		if err != nil {
-			return nil, fmt.Errorf("%s: reading answer %d: %v (stderr: %s)", r.Name, i, err, r.log)
+			return nil, fmt.Errorf("%s: reading the answer to timeline %s: %v (stderr: %s)", r.Name, tls[i].ID, err, r.log)
 		}
 		var resp response
 		if err := json.Unmarshal(line, &resp); err != nil {
-			return nil, fmt.Errorf("%s: answer %d is not JSON: %v", r.Name, i, err)
+			return nil, fmt.Errorf("%s: the answer to timeline %s is not JSON: %v", r.Name, tls[i].ID, err)
 		}
 		if want := fmt.Sprintf("t%d", base+i); resp.ID != want {
 			return nil, fmt.Errorf("%s: answer %q where %q was due", r.Name, resp.ID, want)

@@ -1,15 +1,7 @@
-// Package enginediff is the engine differential: it generates engine
-// timelines, replays each through the Go engine (in process), the
-// reference JavaScript engine (conformance/js) and the Python engine
-// (conformance/python), and compares every step's actions, in order.
-//
-// A timeline is written in the scenario encoding of fixtures/scenarios.json
-// (a configuration, the uniform draws, and steps of {atMs, event} in the
-// event grammar), so a disagreement can become a scenario as it stands.
-// The adapters are asked through the conformance protocol's scenarios
-// area, one process of each for a whole run, with the timelines streamed
-// as JSON lines.
 package enginediff
+
+// A timeline in the scenario encoding of fixtures/scenarios.json: its
+// configuration knobs, draws and steps.
 
 import (
 	"encoding/json"
