@@ -7,6 +7,7 @@ package enginediff
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -92,6 +93,40 @@ var Known = []Class{
 			})
 		},
 	},
+	{
+		Name: "host-order-after-background-check",
+		Doc: "Under websocket-check, an attempt started on a remembered HTTP whose background " +
+			"websocket check passes after the HTTP walk drew the host order (a fallback host was " +
+			"tried) abandons HTTP for the websocket walk. Go and JS start that walk with a new host " +
+			"order (drawn at its first connectivity check \"up\"); Python keeps the order drawn for " +
+			"HTTP and draws nothing, so the websocket opens on another fallback host. docs/engine.md " +
+			"does not say whether the websocket walk is a new host order.",
+		AtStep: func(d *Disagreement) bool {
+			tl := d.Timeline
+			if d.Step < 0 || tl.Config.Policy != "websocket-check" || d.Split() != "go+js|python" {
+				return false
+			}
+			g, p := d.at(0), d.at(2)
+			if len(g) != len(p) {
+				return false
+			}
+			hostOnly := false
+			for i := range g {
+				if g[i] == p[i] {
+					continue
+				}
+				gf, pf := strings.Fields(g[i]), strings.Fields(p[i])
+				if len(gf) != 5 || len(pf) != 5 || gf[0] != "open" || gf[2] != "websocket" ||
+					!slices.Equal(gf[:3], pf[:3]) || gf[4] != pf[4] {
+					return false
+				}
+				hostOnly = true
+			}
+			return hostOnly && slices.ContainsFunc(tl.Steps[:d.Step], func(st Step) bool {
+				return strings.HasPrefix(st.Event, "websocket-check ") && strings.HasSuffix(st.Event, " up")
+			})
+		},
+	},
 }
 
 var failedWSCheck = regexp.MustCompile(`^websocket-check C[1-9][0-9]* down$`)
@@ -134,35 +169,43 @@ type Verdict struct {
 	New *Disagreement
 }
 
+// normalise rewrites every action of o by the normalisers of classes
+// (those that have one).
+func normalise(o Outcomes, classes []Class) Outcomes {
+	var n Outcomes
+	for k, x := range o {
+		n[k].Err = x.Err
+		for _, acts := range x.Steps {
+			na := make([]string, len(acts))
+			for j, a := range acts {
+				for _, c := range classes {
+					if c.Normalise != nil {
+						a = c.Normalise(a)
+					}
+				}
+				na[j] = a
+			}
+			n[k].Steps = append(n[k].Steps, na)
+		}
+	}
+	return n
+}
+
 // Classify explains d by the known classes, replaying rewritten
-// timelines through differ.
+// timelines through differ. Every normaliser applies throughout (each
+// only declares two writings the same); the neutralisers and the
+// predicates at the differing step then explain what remains, in turn. A
+// class with a normaliser explains d in part when, leaving it out at the
+// end, the engines would differ earlier.
 func Classify(d *Disagreement, differ *Differ) (Verdict, error) {
 	var v Verdict
-	var norms []func(string) string // the normalisers of the classes found
-	norm := func(o Outcomes) Outcomes {
-		if len(norms) == 0 {
-			return o
-		}
-		var n Outcomes
-		for k, x := range o {
-			n[k].Err = x.Err
-			for _, acts := range x.Steps {
-				na := make([]string, len(acts))
-				for j, a := range acts {
-					for _, f := range norms {
-						a = f(a)
-					}
-					na[j] = a
-				}
-				n[k].Steps = append(n[k].Steps, na)
-			}
-		}
-		return n
-	}
+	first := d.Step
 	goSteps := d.Outcomes[0].Steps // the same for every rewrite
-	raw := d.Outcomes              // the answers to d.Timeline, before normalising
+	tl, raw := d.Timeline, d.Outcomes
+	d = Compare(tl, normalise(raw, Known))
 	tried := map[string]bool{}
-	for d != nil {
+	end := math.MaxInt // the step no class explains, if any
+	for d != nil && end == math.MaxInt {
 		found := false
 		for _, c := range Known {
 			if tried[c.Name] {
@@ -170,44 +213,47 @@ func Classify(d *Disagreement, differ *Differ) (Verdict, error) {
 			}
 			if c.AtStep != nil && c.AtStep(d) {
 				v.Classes = append(v.Classes, c.Name)
-				return v, nil
+				end, found = d.Step, true
+				break
 			}
-			var nd *Disagreement
-			tl, o := d.Timeline, raw
-			switch {
-			case c.Normalise != nil:
-				norms = append(norms, c.Normalise)
-				nd = Compare(tl, norm(o))
-			case c.Neutralise != nil:
-				tl = c.Neutralise(d.Timeline.clone(), goSteps)
-				if slices.Equal(tl.Steps, d.Timeline.Steps) {
-					continue
-				}
-				if steps, _, err := RunGo(tl); err != nil || !slices.EqualFunc(steps, goSteps, slices.Equal[[]string]) {
-					continue // not a rewrite the Go engine answers alike
-				}
-				outs, err := differ.Outcomes([]Timeline{tl}, nil)
-				if err != nil {
-					return v, err
-				}
-				o = outs[0]
-				nd = Compare(tl, norm(o))
-			default:
+			if c.Neutralise == nil {
 				continue
 			}
+			ntl := c.Neutralise(d.Timeline.clone(), goSteps)
+			if slices.Equal(ntl.Steps, d.Timeline.Steps) {
+				continue
+			}
+			if steps, _, err := RunGo(ntl); err != nil || !slices.EqualFunc(steps, goSteps, slices.Equal[[]string]) {
+				continue // not a rewrite the Go engine answers alike
+			}
+			outs, err := differ.Outcomes([]Timeline{ntl}, nil)
+			if err != nil {
+				return v, err
+			}
+			nd := Compare(ntl, normalise(outs[0], Known))
 			if nd == nil || nd.Step > d.Step || d.Step < 0 && nd.Step >= 0 {
 				tried[c.Name] = true
 				v.Classes = append(v.Classes, c.Name)
-				d, raw, found = nd, o, true
+				d, tl, raw, found = nd, ntl, outs[0], true
 				break
-			}
-			if c.Normalise != nil {
-				norms = norms[:len(norms)-1]
 			}
 		}
 		if !found {
 			v.New = d
-			return v, nil
+			end = d.Step
+		}
+	}
+	for i, c := range Known {
+		if c.Normalise == nil {
+			continue
+		}
+		without := Compare(tl, normalise(raw, slices.Delete(slices.Clone(Known), i, i+1)))
+		switch {
+		case without == nil || without.Step >= end:
+		case without.Step == first:
+			v.Classes = append([]string{c.Name}, v.Classes...)
+		default:
+			v.Classes = append(v.Classes, c.Name)
 		}
 	}
 	return v, nil

@@ -113,3 +113,32 @@ func TestClassifyNew(t *testing.T) {
 		return
 	}
 }
+
+// TestClassifyTwoCausesAtOneStep: a step where two known classes differ
+// at once (the JS engine acted on a stale background check, and writes a
+// bare disconnected its own way) is explained by both, though neither
+// alone makes the engines agree there.
+func TestClassifyTwoCausesAtOneStep(t *testing.T) {
+	d := startDiffer(t)
+	var tl Timeline
+	err := json.Unmarshal([]byte(`{"config":{"policy":"http-first","connectionStateTtlMs":10000,"rememberTransport":true},"draws":[],"steps":[
+		{"atMs":60000,"event":"connect"},{"atMs":70500,"event":"timer state-ttl"},{"atMs":100500,"event":"timer retry"},
+		{"atMs":100500,"event":"connected T2"},{"atMs":100500,"event":"closed T2"},{"atMs":100500,"event":"connected T4"},
+		{"atMs":100500,"event":"connected T5"},{"atMs":102997,"event":"closed T5"},{"atMs":104766,"event":"connected T6"},
+		{"atMs":114767,"event":"websocket-check C1 up"},{"atMs":114768,"event":"closed T6 disconnected"}]}`), &tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dis, err := d.Disagreement(tl)
+	if err != nil || dis == nil || dis.Step != 10 {
+		t.Fatalf("want a disagreement at step 10, got %v (%v)", dis, err)
+	}
+	v, err := Classify(dis, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(v.Classes)
+	if v.New != nil || !slices.Equal(v.Classes, []string{"background-check-outlives-attempt", "bare-disconnected-text"}) {
+		t.Errorf("classified %s", v)
+	}
+}
