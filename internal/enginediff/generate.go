@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/reconnect-go/reconnect/engine"
 )
@@ -258,17 +259,32 @@ func (gen *generator) transportEvent(id uint64) string {
 }
 
 // staleEvent is an event naming something not live: a disposed, unknown
-// or zero transport; an answered, unknown or zero check, or a check of the
-// other kind; a timer that is not running.
+// or zero transport; an answered, unknown or zero check, or a check in
+// flight answered as the other kind; a timer that is not running.
 func (gen *generator) staleEvent() string {
 	r, g := gen.r, gen.g
 	switch r.IntN(3) {
 	case 0:
-		id := pick(r, uint64(0), uint64(g.maxT)+1, uint64(r.IntN(int(g.maxT)+1)))
-		return gen.transportEventAny(id)
+		ids := []uint64{0, uint64(g.maxT) + 1}
+		for id := engine.TransportID(1); id <= g.maxT; id++ {
+			if g.tports[id] == nil {
+				ids = append(ids, uint64(id), uint64(id)) // disposed: likelier
+			}
+		}
+		return gen.transportEventAny(pick(r, ids...))
 	case 1:
-		id := pick(r, uint64(0), uint64(g.maxC)+1, uint64(r.IntN(int(g.maxC)+1)))
-		return fmt.Sprintf("%s C%d %s", pick(r, "connectivity", "websocket-check"), id, pick(r, "up", "down"))
+		kinds := map[bool]string{false: "connectivity", true: "websocket-check"}
+		answers := []string{"C0 " + pick(r, kinds[false], kinds[true]), fmt.Sprintf("C%d %s", g.maxC+1, pick(r, kinds[false], kinds[true]))}
+		for id, c := range g.checks {
+			if c.answered {
+				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[c.websocket]), fmt.Sprintf("C%d %s", id, kinds[c.websocket]))
+			} else {
+				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[!c.websocket]))
+			}
+		}
+		slices.Sort(answers) // map order must not reach the random choice
+		f := strings.Fields(pick(r, answers...))
+		return f[1] + " " + f[0] + " " + pick(r, "up", "down")
 	default:
 		name := pick(r, "short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow",
 			"websocket-give-up", "flap-hold", "attempt", "slow-check", "connect T"+strconv.Itoa(r.IntN(int(g.maxT)+2)))
