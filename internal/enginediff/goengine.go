@@ -76,7 +76,7 @@ type goEngine struct {
 // internal/conform's ScenarioConfig builds it from a scenario, drawing
 // from src.
 func EngineConfig(c Config, src reconnect.Source) (engine.Config, error) {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	if c.ShortCircuitMs != 0 {
 		cfg.ShortCircuit = time.Duration(c.ShortCircuitMs) * time.Millisecond
 	}
