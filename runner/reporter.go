@@ -151,7 +151,7 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 	ev := rp.event(k, f)
 	if s&flagReady != 0 {
 		p.r.mu.Lock()
-		p.r.feed(false, ev)
+		p.r.feed(sdkCaller, ev)
 		return
 	}
 	p.mu.Lock()
@@ -171,7 +171,7 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 	// p.mu is held until r.mu is, so this report is queued after those.
 	p.r.mu.Lock()
 	p.mu.Unlock()
-	p.r.feed(false, ev)
+	p.r.feed(sdkCaller, ev)
 }
 
 // event is the engine's event for a report of kind k with failure f.
@@ -216,7 +216,7 @@ func (p *reporter) openDone(t Transport) bool {
 		p.r.mu.Unlock()
 		return false
 	}
-	p.r.feed(true, evs[:n]...)
+	p.r.feed(ownCaller, evs[:n]...)
 	return true
 }
 
