@@ -11,9 +11,8 @@ import (
 // when it fires the timer's goroutine feeds every timer that is due,
 // earliest first (ties in the order the engine started them). A timer
 // that has fired is finished: it leaves core.timers before the engine
-// hears of it. A cancelled timer is dropped without touching the clock:
-// the clock may fire once with nothing due, which costs one wake-up
-// instead of a Reset or Stop at every step.
+// hears of it; a cancelled one is dropped without touching the clock
+// (see rearm).
 
 // rearm makes sure c.clock fires no later than the earliest live timer;
 // now is the time, or zero to read the clock if needed. It only ever
