@@ -86,20 +86,6 @@ const (
 	itemStop                   // the context is done
 )
 
-// run feeds one item to the engine.
-func (c *core) run(it item) {
-	switch it.kind {
-	case itemEvent:
-		now := time.Now()
-		c.step(now, it.ev)
-		c.rearm(now)
-	case itemTimers:
-		c.fireDue()
-	case itemStop:
-		c.stop()
-	}
-}
-
 // step feeds one event to the engine at now and performs the actions it
 // returns.
 func (c *core) step(now time.Time, ev engine.Event) {

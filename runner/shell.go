@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"time"
+
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
@@ -233,7 +235,16 @@ func (r *Runner) drain() {
 			if it.kind != itemStop && r.set.ctx.Err() != nil {
 				continue // stopping: no engine step once the context is done
 			}
-			c.run(it)
+			switch it.kind {
+			case itemEvent:
+				now := time.Now()
+				c.step(now, it.ev)
+				c.rearm(now)
+			case itemTimers:
+				c.fireDue()
+			case itemStop:
+				c.stop()
+			}
 			if it.kind == itemStop {
 				break
 			}
