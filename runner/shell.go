@@ -74,55 +74,42 @@ func (r *Runner) feed(by caller, evs ...engine.Event) {
 }
 
 // turn runs the engine for what was just queued; r.mu is held, and is
-// released on return. If another goroutine is running the engine, it will
-// see the queued item and turn returns at once. Otherwise the caller runs
-// the engine until the inbox is empty: the engine and the runner's
-// bookkeeping only, no code of the SDK's, which the drain leaves in
-// r.sh.ops and r.sh.changes for the effects (see effects.go). One of the
-// runner's own goroutines then makes those calls itself; one of the SDK's
-// starts an effects goroutine if none will get to them, so a call from the
-// SDK never calls back into the SDK. With Options.Inline, see inlineTurn.
+// released on return. If another goroutine is running the engine (or,
+// with Options.Inline, the SDK's code), it will see the queued item and
+// turn returns at once. Otherwise the caller runs the engine until the
+// inbox is empty: the engine and the runner's bookkeeping only, no code of
+// the SDK's, which the drain leaves in r.sh.ops and r.sh.changes for the
+// effects (see effects.go). One of the runner's own goroutines then makes
+// those calls itself; one of the SDK's starts an effects goroutine if none
+// will get to them, so a call from the SDK never calls back into the SDK.
+// With Options.Inline the caller leads instead (see lead).
 func (r *Runner) turn(by caller) {
-	if r.set.inline {
-		r.inlineTurn()
-		return
-	}
-	if r.sh.running {
+	switch {
+	case r.sh.running || r.sh.busy: // busy: Options.Inline only
 		r.mu.Unlock()
-		return
-	}
-	if by == ownCaller {
+	case r.set.inline:
+		r.lead()
+	case by == ownCaller:
 		r.engineThenEffects()
 		r.mu.Unlock()
-		return
-	}
-	r.startTurn()
-	if r.sh.workers == 0 && r.effectsWaiting() {
-		r.sh.workers++
-		r.wg.Add(1)
-		go r.set.effectsFn()
-	}
-	r.sh.turns.done()
-	r.mu.Unlock()
-}
-
-// inlineTurn is turn with Options.Inline: unless a goroutine is running
-// the engine or the SDK's code already, which will see what was queued,
-// the caller leads (see lead). r.mu is held, and is released on return.
-func (r *Runner) inlineTurn() {
-	if r.sh.running || r.sh.busy {
+	default:
+		r.startTurn()
+		if r.sh.workers == 0 && r.effectsWaiting() {
+			r.sh.workers++
+			r.wg.Add(1)
+			go r.set.effectsFn()
+		}
+		r.sh.turns.done()
 		r.mu.Unlock()
-		return
 	}
-	r.lead()
 }
 
-// inlineStop is inlineTurn for the stop, which runs the engine whenever
-// the engine is not running, even while another goroutine is in the SDK's
-// code (an Open that blocks must not hold the stop): it leads when nobody
-// does, and otherwise runs the engine and the effects and leaves the rest
-// (the Opens, what arrives later) to the lead. r.mu is held, and is
-// released on return.
+// inlineStop is turn for the stop with Options.Inline: it runs the engine
+// whenever the engine is not running, even while another goroutine is in
+// the SDK's code (an Open that blocks must not hold the stop): it leads
+// when nobody does, and otherwise runs the engine and the effects and
+// leaves the rest (the Opens, what arrived meanwhile) to the lead. r.mu is
+// held, and is released on return.
 func (r *Runner) inlineStop() {
 	switch {
 	case r.sh.running:
