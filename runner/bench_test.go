@@ -227,7 +227,7 @@ func waitIdle(rs []*Runner) {
 	for _, r := range rs {
 		for {
 			r.mu.Lock()
-			busy := r.running || r.busy || r.sending || r.workers > 0
+			busy := r.sh.running || r.sh.busy || r.sh.changes.busy || r.sh.workers > 0
 			r.mu.Unlock()
 			if !busy {
 				break

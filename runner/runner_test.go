@@ -258,7 +258,7 @@ func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
 			tr.report.Connected()
 		}
 		r.mu.Lock()
-		queued := len(r.inbox)
+		queued := len(r.sh.inbox)
 		r.mu.Unlock()
 		if queued > 2 {
 			t.Fatalf("%d events queued for one transport's repeated reports, want at most 2", queued)
