@@ -15,6 +15,7 @@ import (
 // the upgrade with 101. Connected: its CONNECTED message arrived.
 func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn {
 	l := newLifecycle(rep)
+	l.onMessage = c.OnMessage
 	// The websocket library keeps the dial error only as text: keep the
 	// error itself, so that a refusal reads as one.
 	var mu sync.Mutex
@@ -29,7 +30,7 @@ func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn
 		}}}
 	go func() {
 		defer close(l.done)
-		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String(),
+		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String()+c.query(),
 			&websocket.DialOptions{HTTPClient: hc})
 		if resp != nil && resp.Body != nil && err != nil {
 			resp.Body.Close()
@@ -77,6 +78,8 @@ func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
 		switch msg := parseMessage(string(data)); msg.kind {
 		case msgConnected:
 			l.connectedNow()
+		case msgMessage:
+			l.message(msg.text)
 		case msgDisconnected:
 			fail = reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: msg.status}
 		case msgClosed:

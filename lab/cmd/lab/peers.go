@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/reconnect-go/reconnect/lab/peers"
+)
+
+// errUnexpected makes the command exit non-zero when -check finds a kind
+// that did not reach its expected outcome.
+var errUnexpected = errors.New("a client kind did not reach its expected outcome")
+
+// peersCmd runs the field's clients beside ours, fault by fault, and
+// prints a table per fault.
+func peersCmd(args []string, out io.Writer) error {
+	fs := newFlags("lab peers", "usage: lab peers [flags]   (the Node packages: `npm ci` in lab/peers/node first)", out)
+	clients := fs.Int("clients", 20, "clients of each kind under each fault, 1 to 1000")
+	faults := fs.String("faults", "all", "comma-separated faults: all, or any of healthy, websocket-refused, websocket-blackholed, slow, primary-down, drop, stall, restart")
+	kinds := fs.String("kinds", "all", "comma-separated kinds: all, or any of socketio-polling, socketio-websocket, centrifuge, ours-2s, ours-short")
+	nodeDir := fs.String("node-dir", "peers/node", "the Node programs' directory, with their packages installed (npm ci)")
+	shortCircuit := fs.Duration("short-circuit", 250*time.Millisecond, "ours-short's short circuit (docs/short-circuit.md's band is 250 ms to 500 ms)")
+	window := fs.Duration("window", 30*time.Second, "how long a client has to get its first message (from its start, or from a fault after connected)")
+	stallWindow := fs.Duration("stall-window", 60*time.Second, "the same after a stall")
+	downtime := fs.Duration("downtime", 5*time.Second, "how long a restarting server refuses every connection")
+	settle := fs.Duration("settle", 2*time.Second, "how long a cell goes on after every client has its message")
+	pingInterval := fs.Duration("ping-interval", 0, "the servers' heartbeat interval (0: each library's default, 25 s)")
+	pingTimeout := fs.Duration("ping-timeout", 0, "socket.io's pingTimeout, centrifuge's pong timeout and its JS client's maxServerPingDelay (0: the defaults)")
+	parallel := fs.Int("parallel", 1, "cells (a kind under a fault) run at once; 1 gives each the machine to itself")
+	short := fs.Bool("short", false, "CI's short run: 3 clients, windows of 12 s (stall 8 s, restart 20 s), a 2 s downtime, 2 s heartbeats, every cell at once")
+	check := fs.Bool("check", false, "fail unless every kind reaches its expected outcome under every fault (peers.Expected)")
+	seed := fs.Uint64("seed", 1, "seed of the proxies' latency draws")
+	verbose := fs.Bool("v", false, "print progress to stderr")
+	events := fs.String("events", "", "also write every client's events to this file (tab-separated: fault, kind, seconds from the start or the fault, client, event, transport, detail)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	o := peers.Options{Clients: *clients, NodeDir: *nodeDir, ShortCircuit: *shortCircuit, Window: *window,
+		StallWindow: *stallWindow, Downtime: *downtime, Settle: *settle, Parallel: *parallel, Seed: *seed,
+		Heartbeat: peers.Heartbeat{Interval: *pingInterval, Timeout: *pingTimeout}}
+	if *short {
+		o = peers.ShortOptions(o)
+	}
+	var err error
+	if o.Faults, err = peers.ParseFaults(*faults); err != nil {
+		return err
+	}
+	if o.Kinds, err = peers.ParseKinds(*kinds); err != nil {
+		return err
+	}
+	if *verbose {
+		start := time.Now()
+		o.Progress = func(s string) { fmt.Fprintf(os.Stderr, "%7.1fs  %s\n", time.Since(start).Seconds(), s) }
+	}
+	rep, err := peers.Run(o)
+	if err != nil {
+		return err
+	}
+	if *events != "" {
+		f, err := os.Create(*events)
+		if err != nil {
+			return err
+		}
+		rep.WriteEvents(f)
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	rep.WriteHeader(out)
+	rep.WriteTables(out)
+	if *check {
+		bad := rep.Check()
+		fmt.Fprintln(out)
+		for _, b := range bad {
+			fmt.Fprintln(out, "unexpected:", b)
+		}
+		if len(bad) > 0 {
+			return errUnexpected
+		}
+		fmt.Fprintf(out, "every kind reached its expected outcome under every fault (%d cells)\n", len(rep.Cells))
+	}
+	return nil
+}
