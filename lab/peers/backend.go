@@ -25,6 +25,9 @@ type hostAddr struct {
 // The greeting every server sends as its application message.
 const greeting = "hello"
 
+// checkHost is the connectivity-check host's name (ours only).
+const checkHost = lab.DefaultCheckHost
+
 // peerHost is the host name of a peer's one server (the peers have no
 // fallback hosts); their clients reach it by address.
 const peerHost = "peer.realtime.test"
@@ -48,7 +51,7 @@ func (b *labBackend) hosts() []hostAddr {
 	for _, h := range b.s.Fallbacks() {
 		out = append(out, hostAddr{name: h, addr: b.s.Addr(h)})
 	}
-	return append(out, hostAddr{name: lab.DefaultCheckHost, addr: b.s.Addr(lab.DefaultCheckHost), check: true})
+	return append(out, hostAddr{name: checkHost, addr: b.s.Addr(checkHost), check: true})
 }
 
 // restart drops every connection and session and serves again at once,

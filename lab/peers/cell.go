@@ -22,10 +22,12 @@ type Cell struct {
 	Window time.Duration
 	// Events are the clients' events, in time order.
 	Events  []Event
-	Traffic *Traffic
+	Traffic *Traffic `json:"-"`
 	// Err is why the cell could not be measured (a server that did not
-	// start, clients that did not connect before a fault after connected).
-	Err error
+	// start, clients that did not connect before a fault after connected);
+	// ErrText is its text, which a saved report keeps.
+	Err     error `json:"-"`
+	ErrText string
 	// Result is what was measured.
 	Result Result
 }

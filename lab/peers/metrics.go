@@ -22,14 +22,21 @@ type Result struct {
 	// Usage is each client's traffic from its start (or the fault) until
 	// Options.Settle after its first message, or the window's end.
 	Usage []Usage
+	// Before is each client's traffic until its first message (until
+	// the window's end for a client that had none): the requests and
+	// sockets a client spends before its application hears anything.
+	Before []Usage
 	// Transports counts the transports of the first messages.
 	Transports map[string]int
 	// Upgrades counts the socket.io clients that moved to another
 	// transport in the same span.
 	Upgrades int
 	// AcceptPeak is, for a restart, the most connections the proxy
-	// accepted within one second after the hosts came back.
+	// accepted within one second after the hosts came back; Accepts are
+	// the times, from the fault, of every connection it accepted (on the
+	// realtime hosts: the connectivity check is another service).
 	AcceptPeak int
+	Accepts    []time.Duration
 }
 
 // Reached returns how many clients had their first message within the
@@ -63,12 +70,14 @@ func measure(c Cell, settle time.Duration) Result {
 			continue
 		}
 		end := from.Add(c.Window)
+		before := end
 		t := Never
 		if at, tr, ok := firstMessage(c.Events, i, from); ok && at.Sub(from) <= c.Window {
 			t = at.Sub(from)
 			res.Transports[tr]++
-			end = at.Add(settle)
+			end, before = at.Add(settle), at
 		}
+		res.Before = append(res.Before, c.Traffic.Usage(i, from, before))
 		res.Times = append(res.Times, t)
 		if c.Fault.afterConnected() {
 			d := Never
@@ -83,7 +92,10 @@ func measure(c Cell, settle time.Duration) Result {
 		res.Usage = append(res.Usage, c.Traffic.Usage(i, from, end))
 	}
 	if c.Fault == Restart && !c.BackAt.IsZero() {
-		res.AcceptPeak, _ = c.Traffic.AcceptPeak(c.BackAt)
+		res.AcceptPeak, _ = c.Traffic.AcceptPeak(c.BackAt, checkHost)
+		for _, at := range c.Traffic.Accepts(c.FaultAt, checkHost) {
+			res.Accepts = append(res.Accepts, at.Sub(c.FaultAt))
+		}
 	}
 	return res
 }

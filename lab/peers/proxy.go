@@ -270,7 +270,7 @@ func (p *Proxy) accept(h *proxyHost, ln net.Listener) {
 		p.conns[c] = struct{}{}
 		p.wg.Add(1)
 		p.mu.Unlock()
-		p.traffic.accepted(at)
+		p.traffic.accepted(at, h.name)
 		go func() {
 			defer p.wg.Done()
 			c.serve()

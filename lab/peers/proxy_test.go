@@ -206,9 +206,10 @@ func TestAcceptPeak(t *testing.T) {
 	tr := newTraffic()
 	t0 := time.Now()
 	for _, ms := range []int{0, 100, 900, 1000, 1050, 1800, 3000} {
-		tr.accepted(t0.Add(time.Duration(ms) * time.Millisecond))
+		tr.accepted(t0.Add(time.Duration(ms)*time.Millisecond), "main")
 	}
-	n, at := tr.AcceptPeak(t0)
+	tr.accepted(t0.Add(950*time.Millisecond), "check")
+	n, at := tr.AcceptPeak(t0, "check")
 	if n != 4 || !at.Equal(t0.Add(100*time.Millisecond)) {
 		t.Fatalf("peak %d at %v, want 4 from 100ms (100, 900, 1000, 1050)", n, at.Sub(t0))
 	}

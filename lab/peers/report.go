@@ -62,7 +62,7 @@ func (r *Report) WriteTables(w io.Writer) {
 				cols = append(cols, "99 % back", "accept peak/s")
 			}
 		} else {
-			cols = []string{"kind", "reached", "first message (median [95 %])", "p90", "on"}
+			cols = []string{"kind", "reached", "first message (median [95 %])", "p90", "on", "requests before it"}
 		}
 		cols = append(cols, "sockets/client", "requests/client", "KiB/client")
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
@@ -79,6 +79,10 @@ func (r *Report) WriteTables(w io.Writer) {
 				row = append(row, formatSpread(spreadOf(res.Detect)))
 			}
 			row = append(row, formatSpread(t), FormatDuration(t.P90), transports(res.Transports))
+			if !f.afterConnected() {
+				_, q, _ := meanUsage(res.Before)
+				row = append(row, fmt.Sprintf("%.1f", q))
+			}
 			if f == Restart {
 				row = append(row, FormatDuration(t.P99), fmt.Sprint(res.AcceptPeak))
 			}
@@ -101,5 +105,44 @@ func (r *Report) WriteEvents(w io.Writer) {
 		for _, e := range c.Events {
 			fmt.Fprintf(w, "%s\t%s\t%9.3f\t%d\t%s\t%s\t%s\n", c.Fault, c.Kind, e.At.Sub(t0).Seconds(), e.Client, e.What, e.Transport, e.Detail)
 		}
+	}
+}
+
+// formatFigure writes a model check's figure in its unit.
+func formatFigure(v float64, unit string) string {
+	switch {
+	case v < 0:
+		return "never"
+	case unit == "ms":
+		return FormatDuration(time.Duration(v * float64(time.Millisecond)))
+	}
+	return fmt.Sprintf("%.1f %s", v, unit)
+}
+
+// WriteModels writes the simulator's figures beside the real ones: one
+// row per model, client and fault, with the ratio and whether the model's
+// figure lies within the real figure's 95 % interval (for a fleet's
+// figure: the real one within the model's 95 % of fleets).
+func WriteModels(w io.Writer, checks []ModelCheck) {
+	fmt.Fprintln(w, "| model (simulator) | real client | fault | figure | simulator | real [95 %] | real / sim | in the interval |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, m := range checks {
+		real := formatFigure(m.Real, m.Unit)
+		if m.RealLo != m.RealHi {
+			real += fmt.Sprintf(" [%s, %s]", formatFigure(m.RealLo, m.Unit), formatFigure(m.RealHi, m.Unit))
+		}
+		simFig := formatFigure(m.Sim, m.Unit)
+		if m.SimLo != m.SimHi {
+			simFig += fmt.Sprintf(" [%s, %s]", formatFigure(m.SimLo, m.Unit), formatFigure(m.SimHi, m.Unit))
+		}
+		ratio := "–"
+		if m.Sim > 0 && m.Real >= 0 {
+			ratio = fmt.Sprintf("%.2f", m.Ratio())
+		}
+		in := "no"
+		if m.Covered() {
+			in = "yes"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", m.Model, m.Kind, m.Fault, m.Figure, simFig, real, ratio, in)
 	}
 }

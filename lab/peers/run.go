@@ -50,7 +50,7 @@ type Options struct {
 	Seed uint64
 	// Progress, if set, is told what the run is doing, from the run's
 	// goroutines.
-	Progress func(string)
+	Progress func(string) `json:"-"`
 }
 
 // Defaults returns o with every zero field set to its default.
@@ -126,6 +126,10 @@ type Report struct {
 	Cells    []Cell
 	Started  time.Time
 	Duration time.Duration
+	// Versions and Machine say what ran where (Versions, Machine); the
+	// machine's load average is read at the start and at the end.
+	Versions           []string
+	Machine, MachineAt string
 }
 
 // Cell returns the cell of fault f and kind k, if it ran.
@@ -146,7 +150,8 @@ func Run(o Options) (*Report, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Options: o, Started: time.Now(), Cells: make([]Cell, len(o.Faults)*len(o.Kinds))}
+	rep := &Report{Options: o, Started: time.Now(), Cells: make([]Cell, len(o.Faults)*len(o.Kinds)),
+		Versions: Versions(o.NodeDir), Machine: Machine()}
 	sem := make(chan struct{}, o.Parallel)
 	var wg sync.WaitGroup
 	for fi, f := range o.Faults {
@@ -156,11 +161,16 @@ func Run(o Options) (*Report, error) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				rep.Cells[fi*len(o.Kinds)+ki] = runCell(o, f, k)
+				c := runCell(o, f, k)
+				if c.Err != nil {
+					c.ErrText = c.Err.Error()
+				}
+				rep.Cells[fi*len(o.Kinds)+ki] = c
 			}()
 		}
 	}
 	wg.Wait()
 	rep.Duration = time.Since(rep.Started)
+	rep.MachineAt = Machine()
 	return rep, nil
 }

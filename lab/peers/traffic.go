@@ -15,8 +15,13 @@ import (
 // concurrent use.
 type Traffic struct {
 	mu      sync.Mutex
-	accepts []time.Time
+	accepts []accept
 	clients map[int]*clientTraffic
+}
+
+type accept struct {
+	at   time.Time
+	host string
 }
 
 type stamped struct {
@@ -40,9 +45,9 @@ func (t *Traffic) of(id int) *clientTraffic {
 	return ct
 }
 
-func (t *Traffic) accepted(at time.Time) {
+func (t *Traffic) accepted(at time.Time, host string) {
 	t.mu.Lock()
-	t.accepts = append(t.accepts, at)
+	t.accepts = append(t.accepts, accept{at, host})
 	t.mu.Unlock()
 }
 
@@ -106,17 +111,10 @@ func (t *Traffic) Usage(id int, from, to time.Time) Usage {
 }
 
 // AcceptPeak returns the largest number of connections the proxy
-// accepted within any one second from from on, and when that second
-// began.
-func (t *Traffic) AcceptPeak(from time.Time) (int, time.Time) {
-	t.mu.Lock()
-	ts := make([]time.Time, 0, len(t.accepts))
-	for _, at := range t.accepts {
-		if !at.Before(from) {
-			ts = append(ts, at)
-		}
-	}
-	t.mu.Unlock()
+// accepted on hosts other than except within any one second from from
+// on, and when that second began.
+func (t *Traffic) AcceptPeak(from time.Time, except string) (int, time.Time) {
+	ts := t.Accepts(from, except)
 	sort.Slice(ts, func(i, j int) bool { return ts[i].Before(ts[j]) })
 	best, at, j := 0, time.Time{}, 0
 	for i := range ts {
@@ -130,14 +128,15 @@ func (t *Traffic) AcceptPeak(from time.Time) (int, time.Time) {
 	return best, at
 }
 
-// Accepts returns the times of the connections accepted from from on.
-func (t *Traffic) Accepts(from time.Time) []time.Time {
+// Accepts returns the times of the connections accepted on hosts other
+// than except from from on.
+func (t *Traffic) Accepts(from time.Time, except string) []time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []time.Time
-	for _, at := range t.accepts {
-		if !at.Before(from) {
-			out = append(out, at)
+	for _, a := range t.accepts {
+		if !a.at.Before(from) && a.host != except {
+			out = append(out, a.at)
 		}
 	}
 	return out

@@ -66,6 +66,6 @@ func (r *Report) WriteHeader(w io.Writer) {
 	fmt.Fprintf(w, "window %v (stall %v), restart downtime %v, settle %v, heartbeats: %s; ours-short's short circuit %v; slow: websocket %v ms σ %v, HTTP %v ms σ %v\n",
 		o.Window, o.StallWindow, o.Downtime, o.Settle, hb, o.ShortCircuit,
 		o.SlowWebSocket.MedianMs, o.SlowWebSocket.Sigma, o.SlowHTTP.MedianMs, o.SlowHTTP.Sigma)
-	fmt.Fprintf(w, "versions: %s\n", strings.Join(Versions(o.NodeDir), ", "))
-	fmt.Fprintf(w, "machine: %s; the run took %v\n", Machine(), r.Duration.Round(100_000_000))
+	fmt.Fprintf(w, "versions: %s\n", strings.Join(r.Versions, ", "))
+	fmt.Fprintf(w, "machine: %s at the start, %s at the end; the run took %v\n", r.Machine, r.MachineAt, r.Duration.Round(100_000_000))
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/reconnect-go/reconnect/lab/peers"
@@ -30,10 +32,13 @@ func peersCmd(args []string, out io.Writer) error {
 	pingInterval := fs.Duration("ping-interval", 0, "the servers' heartbeat interval (0: each library's default, 25 s)")
 	pingTimeout := fs.Duration("ping-timeout", 0, "socket.io's pingTimeout, centrifuge's pong timeout and its JS client's maxServerPingDelay (0: the defaults)")
 	parallel := fs.Int("parallel", 1, "cells (a kind under a fault) run at once; 1 gives each the machine to itself")
-	short := fs.Bool("short", false, "CI's short run: 3 clients, windows of 12 s (stall 8 s, restart 20 s), a 2 s downtime, 2 s heartbeats, every cell at once")
+	short := fs.Bool("short", false, "CI's short run: 3 clients, a 20 s window (stall 8 s), a 2 s downtime, 2 s heartbeats answered within 1 s, slow at σ 0.25, every cell at once")
 	check := fs.Bool("check", false, "fail unless every kind reaches its expected outcome under every fault (peers.Expected)")
 	seed := fs.Uint64("seed", 1, "seed of the proxies' latency draws")
 	verbose := fs.Bool("v", false, "print progress to stderr")
+	jsonOut := fs.String("json", "", "also save the whole run to this file (read it back with -from)")
+	from := fs.String("from", "", "do not run: read a run saved with -json and print its tables (and charts, with -svg)")
+	svgDir := fs.String("svg", "", "write the charts, peers-first-message.svg and peers-restart.svg, into this directory")
 	events := fs.String("events", "", "also write every client's events to this file (tab-separated: fault, kind, seconds from the start or the fault, client, event, transport, detail)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -55,22 +60,45 @@ func peersCmd(args []string, out io.Writer) error {
 		start := time.Now()
 		o.Progress = func(s string) { fmt.Fprintf(os.Stderr, "%7.1fs  %s\n", time.Since(start).Seconds(), s) }
 	}
-	rep, err := peers.Run(o)
+	var rep *peers.Report
+	if *from != "" {
+		rep, err = readReport(*from)
+	} else {
+		rep, err = peers.Run(o)
+	}
 	if err != nil {
 		return err
 	}
-	if *events != "" {
-		f, err := os.Create(*events)
-		if err != nil {
+	if *jsonOut != "" {
+		if err := writeFile(*jsonOut, rep.WriteJSON); err != nil {
 			return err
 		}
-		rep.WriteEvents(f)
-		if err := f.Close(); err != nil {
+	}
+	if *svgDir != "" {
+		if err := writeFile(filepath.Join(*svgDir, "peers-first-message.svg"), rep.WriteFirstMessageSVG); err != nil {
+			return err
+		}
+		if slices.Contains(rep.Options.Faults, peers.Restart) {
+			if err := writeFile(filepath.Join(*svgDir, "peers-restart.svg"), rep.WriteRestartSVG); err != nil {
+				return err
+			}
+		}
+	}
+	if *events != "" {
+		if err := writeFile(*events, func(w io.Writer) error { rep.WriteEvents(w); return nil }); err != nil {
 			return err
 		}
 	}
 	rep.WriteHeader(out)
 	rep.WriteTables(out)
+	checks, err := rep.ModelChecks()
+	if err != nil {
+		return err
+	}
+	if len(checks) > 0 {
+		fmt.Fprint(out, "\n### the simulator's models beside the real clients\n\n")
+		peers.WriteModels(out, checks)
+	}
 	if *check {
 		bad := rep.Check()
 		fmt.Fprintln(out)
@@ -83,4 +111,27 @@ func peersCmd(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "every kind reached its expected outcome under every fault (%d cells)\n", len(rep.Cells))
 	}
 	return nil
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readReport reads a run saved with -json.
+func readReport(path string) (*peers.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return peers.ReadReport(f)
 }
