@@ -116,7 +116,7 @@ func formatFigure(v float64, unit string) string {
 	case unit == "ms":
 		return FormatDuration(time.Duration(v * float64(time.Millisecond)))
 	}
-	return fmt.Sprintf("%.1f %s", v, unit)
+	return fmt.Sprintf("%.1f", v) // the figure's name says what is counted
 }
 
 // WriteModels writes the simulator's figures beside the real ones: one
