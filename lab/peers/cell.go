@@ -78,9 +78,12 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 	}
 	rec := &recorder{}
 	var fl fleet
-	if k.node() {
+	switch {
+	case k.node():
 		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), o.Clients, o.Heartbeat, deadline, rec)
-	} else {
+	case k == OursCentrifuge:
+		fl, err = startOursCentrifuge(o.Clients, o.ShortCircuit, px, hosts[0].name, rec)
+	default:
 		sc := 2 * time.Second
 		if k == OursShort {
 			sc = o.ShortCircuit
@@ -169,7 +172,7 @@ func newBackend(o Options, k Kind, deadline time.Duration) (backend, error) {
 	switch k {
 	case SocketIOPolling, SocketIOWebSocket:
 		return newSocketIOBackend(o.NodeDir, o.Heartbeat, deadline)
-	case Centrifuge:
+	case Centrifuge, OursCentrifuge:
 		return newCentrifugeBackend(o.Heartbeat)
 	default:
 		return newLabBackend(o.Seed)

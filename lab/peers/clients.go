@@ -172,3 +172,70 @@ func (d *oursDialer) wait(ctx context.Context) {
 		}
 	}
 }
+
+// centrifugeFleet is n runner clients on the centrifuge transports.
+type centrifugeFleet struct {
+	cancel  context.CancelFunc
+	runners []*runner.Runner
+	dialers []*centrifugeDialer
+}
+
+// startOursCentrifuge starts n runner clients speaking Centrifugo's
+// protocol to host (the centrifuge server's only host, resolved to its
+// address on the proxy), with the given short circuit and no fallback
+// host.
+func startOursCentrifuge(n int, shortCircuit time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
+	var d net.Dialer
+	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+		name, _, err := net.SplitHostPort(address)
+		if err != nil {
+			name = address
+		}
+		addr := px.Addr(name)
+		if addr == "" {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	cfg := engine.DefaultConfig()
+	cfg.ShortCircuit = shortCircuit
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
+	// No fallback host, so no connectivity check is needed before one;
+	// the network here is up.
+	up := func(context.Context) bool { return true }
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &centrifugeFleet{cancel: cancel}
+	for i := range n {
+		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.Transport) {
+			rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
+		}}
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: cd, CheckConnectivity: up, CheckWebSocket: up,
+			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
+		if err != nil {
+			f.stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+		f.dialers = append(f.dialers, cd)
+	}
+	for i, r := range f.runners {
+		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
+		r.Connect()
+	}
+	return f, nil
+}
+
+func (f *centrifugeFleet) stop() {
+	f.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range f.runners {
+		select {
+		case <-r.Done():
+		case <-ctx.Done():
+		}
+	}
+	for _, d := range f.dialers {
+		d.wait()
+	}
+}

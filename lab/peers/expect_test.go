@@ -19,6 +19,8 @@ func TestExpected(t *testing.T) {
 		{"primary-down", "centrifuge"}:                 true,
 		{"stall", "ours-2s"}:                           true,
 		{"stall", "ours-short"}:                        true,
+		{"primary-down", "ours-centrifuge"}:            true,
+		{"stall", "ours-centrifuge"}:                   true,
 	}
 	for _, f := range Faults() {
 		for _, k := range Kinds() {
@@ -123,5 +125,27 @@ func TestShortOptions(t *testing.T) {
 	if o.Clients != 3 || o.Window != 20*time.Second || o.Parallel != int(numFaults)*int(numKinds) ||
 		o.SlowHTTP.MedianMs != 1200 || o.SlowHTTP.Sigma != 0.25 || o.Heartbeat.Timeout >= o.Heartbeat.Interval {
 		t.Fatalf("%+v", o)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	mk := func(k Kind) *Report {
+		o := Options{Clients: 1, Faults: []Fault{Healthy, Drop}, Kinds: []Kind{k}}
+		return &Report{Options: o, Cells: []Cell{{Fault: Healthy, Kind: k}, {Fault: Drop, Kind: k}}}
+	}
+	a := mk(Ours)
+	if err := a.Merge(mk(OursCentrifuge)); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Cells) != 4 || a.Cells[1].Kind != OursCentrifuge || a.Cells[2].Fault != Drop || len(a.Options.Kinds) != 2 {
+		t.Fatalf("merged %+v", a)
+	}
+	if err := a.Merge(mk(Ours)); err == nil {
+		t.Fatal("merged a kind twice")
+	}
+	b := mk(Centrifuge)
+	b.Options.Clients = 2
+	if err := a.Merge(b); err == nil {
+		t.Fatal("merged runs of different sizes")
 	}
 }

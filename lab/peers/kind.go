@@ -28,10 +28,16 @@ const (
 	// OursShort is Ours with the short circuit docs/short-circuit.md
 	// recommends (Options.ShortCircuit, 250 ms by default).
 	OursShort
+	// OursCentrifuge is a runner-driven client speaking Centrifugo's
+	// protocol (websocket, and its HTTP-streaming emulation as the HTTP
+	// transport) to the centrifuge server, with OursShort's short circuit
+	// and, like the peers, no fallback host: the runner driving a protocol
+	// nobody here designed.
+	OursCentrifuge
 	numKinds
 )
 
-var kindNames = [numKinds]string{"socketio-polling", "socketio-websocket", "centrifuge", "ours-2s", "ours-short"}
+var kindNames = [numKinds]string{"socketio-polling", "socketio-websocket", "centrifuge", "ours-2s", "ours-short", "ours-centrifuge"}
 
 // Kinds returns every kind, in the order of their constants.
 func Kinds() []Kind {
@@ -54,7 +60,7 @@ func (k Kind) String() string {
 func (k Kind) node() bool { return k <= Centrifuge }
 
 // ours reports whether the kind is a runner-driven client.
-func (k Kind) ours() bool { return k == Ours || k == OursShort }
+func (k Kind) ours() bool { return k == Ours || k == OursShort || k == OursCentrifuge }
 
 // Fault is what the network (or the server) does to every kind alike.
 type Fault uint8

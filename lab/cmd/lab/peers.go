@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/reconnect-go/reconnect/lab/peers"
@@ -37,7 +38,7 @@ func peersCmd(args []string, out io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the proxies' latency draws")
 	verbose := fs.Bool("v", false, "print progress to stderr")
 	jsonOut := fs.String("json", "", "also save the whole run to this file (read it back with -from)")
-	from := fs.String("from", "", "do not run: read a run saved with -json and print its tables (and charts, with -svg)")
+	from := fs.String("from", "", "do not run: read a run saved with -json and print its tables (and charts, with -svg); several comma-separated runs of other kinds are merged")
 	svgDir := fs.String("svg", "", "write the charts, peers-first-message.svg and peers-restart.svg, into this directory")
 	events := fs.String("events", "", "also write every client's events to this file (tab-separated: fault, kind, seconds from the start or the fault, client, event, transport, detail)")
 	if err := parse(fs, args); err != nil {
@@ -126,12 +127,25 @@ func writeFile(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// readReport reads a run saved with -json.
-func readReport(path string) (*peers.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// readReport reads runs saved with -json (comma-separated paths) and
+// merges them.
+func readReport(paths string) (*peers.Report, error) {
+	var rep *peers.Report
+	for _, path := range strings.Split(paths, ",") {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := peers.ReadReport(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if rep == nil {
+			rep = r
+		} else if err := rep.Merge(r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
-	defer f.Close()
-	return peers.ReadReport(f)
+	return rep, nil
 }
