@@ -61,8 +61,17 @@ func (r *Report) WriteFirstMessageSVG(w io.Writer) error {
 			}
 			p.Series = append(p.Series, s)
 		}
-		if len(never) > 0 {
-			p.Corner = "never (some or all): " + strings.Join(never, ", ")
+		switch {
+		case len(never) > len(r.Options.Kinds)/2:
+			var rest []string
+			for _, k := range r.Options.Kinds {
+				if !slices.Contains(never, k.String()) {
+					rest = append(rest, k.String())
+				}
+			}
+			p.Corner = "all but " + strings.Join(rest, ", ") + " short of 100 %"
+		case len(never) > 0:
+			p.Corner = strings.Join(never, ", ") + " short of 100 %"
 		}
 		m.Panels = append(m.Panels, p)
 	}
