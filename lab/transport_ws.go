@@ -13,10 +13,11 @@ import (
 // the upgrade with 101. Connected: its CONNECTED message arrived.
 func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn {
 	l := newLifecycle(rep)
+	l.onMessage = c.OnMessage
 	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DialContext: c.Dial}}
 	go func() {
 		defer close(l.done)
-		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String(),
+		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String()+c.query(),
 			&websocket.DialOptions{HTTPClient: hc})
 		if resp != nil && resp.Body != nil && err != nil {
 			resp.Body.Close()
@@ -61,6 +62,8 @@ func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
 		switch msg := parseMessage(string(data)); msg.kind {
 		case msgConnected:
 			l.connectedNow()
+		case msgMessage:
+			l.message(msg.text)
 		case msgDisconnected:
 			fail = reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: msg.status}
 		case msgClosed:
