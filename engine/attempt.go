@@ -49,6 +49,12 @@ type attempt struct {
 	// websocket check in flight is the preference's background check.
 	prefStart reconnect.Transport
 	prefCheck bool
+
+	// renewal is the token renewal in flight (0: none; TimerRenewToken
+	// bounds it); renewed, whether the attempt is the retry that followed
+	// a renewal, whose token error ends it (token.go).
+	renewal CheckID
+	renewed bool
 }
 
 // checkPurpose is why a connectivity check is in flight.
@@ -78,6 +84,9 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	}
 	e.reconnectDue = false
 	e.att = attempt{order: e.att.order[:0], flow: reconnect.HTTP}
+	if e.renewFirst {
+		return e.renewBeforeAttempt(out) // token.go
+	}
 	if !e.cfg.Transports.HTTP {
 		e.att.flow = reconnect.WebSocket
 	}
@@ -184,7 +193,7 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 }
 
 // attemptTimers are the timers that belong to one connection attempt.
-var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerSlowCheck}
+var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerSlowCheck, TimerRenewToken}
 
 // abandonAttempt ends the attempt with whatever it has in flight: it
 // disposes every transport, cancels the attempt's timers and forgets the

@@ -75,6 +75,15 @@ type Config struct {
 	// RememberTransport makes PolicyWebSocketFirst and PolicyHTTPFirst
 	// keep the preference too, as PolicyWebSocketCheck always does.
 	RememberTransport bool
+	// CanRenewToken says the SDK has a means to renew its token (an API
+	// key, an authCallback or an authUrl: RSA4a). Then a token error
+	// (reconnect.FailureToken: statusCode 401, code 40140–40149) makes the
+	// engine ask for one renewal (ActionRenewToken) and retry at once with
+	// the new token (RTN14b, RTN15h2); without it a token error is final:
+	// FAILED (RTN15h1, RSA4a2). An SDK that never uses tokens never reports
+	// a token error, so this changes nothing for it (docs/engine.md, Token
+	// errors).
+	CanRenewToken bool
 	// Source draws the jitter and the host order; nil means DefaultSource.
 	// Engines on several goroutines need one safe for concurrent use.
 	Source reconnect.Source

@@ -60,6 +60,9 @@ type Engine struct {
 	lastCheck  CheckID
 
 	att attempt // the current attempt (attempt.go)
+
+	srv        serverSaid // what the server said about the connection (details.go)
+	renewFirst bool       // the next attempt starts with a token renewal (token.go)
 }
 
 // New returns an engine in state INITIALIZED, or the *FieldError of
@@ -113,9 +116,10 @@ func (e *Engine) State() State { return e.state }
 func (e *Engine) RetryCount() int { return e.retries }
 
 // LastError returns the failure carried by the most recent state change
-// that carried one, like Connection.errorReason (RTN25): the zero Failure
-// once CONNECTED (which carries none, and clears it as the reference
-// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
+// or update that carried one, like Connection.errorReason (RTN25): the
+// zero Failure once CONNECTED without an error (which clears it, as the
+// reference JavaScript SDK does; a CONNECTED carrying the message's error,
+// RTN15c7, sets it) and after a connect from INITIALIZED, CLOSED or
 // FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
 // leave it as it was. Each ActionStateChange's own Failure is the error of
 // that change; prefer it when reporting a state change.
@@ -151,6 +155,19 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
 //     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
 //   - EventFatal goes FAILED from any state but CLOSED and FAILED.
+//   - EventTransportConnected carries the CONNECTED message's details
+//     (kept for the connection: RTN21) and error (RTN15c7); a transport
+//     activating while CONNECTED (the upgrade) gives an ActionUpdate
+//     instead of a state change (RTN4h).
+//   - EventConnectionDetails, for the active transport while CONNECTED,
+//     takes its details and gives an ActionUpdate (RTN24); otherwise
+//     ignored.
+//   - EventActivity records the active transport's last activity for the
+//     idle timer (RTN23a) and returns no action.
+//   - A transport lost with a token error while CONNECTING (or the active
+//     one while CONNECTED) asks for one token renewal with
+//     Config.CanRenewToken, else goes FAILED (RTN14b, RTN15h);
+//     EventTokenRenewal answers the renewal in flight.
 func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	if now.Before(e.now) {
 		now = e.now
@@ -171,7 +188,7 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 				out = e.onViable(out, s)
 			}
 			if s.status == slotPending && s.id == ev.Transport {
-				return e.activate(out, s)
+				return e.activate(out, s, ev.Details, ev.Failure)
 			}
 		}
 	case EventTransportFailed, EventTransportClosed:
@@ -202,6 +219,12 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 			out = e.stopAll(out)
 			return e.setState(out, Failed, ReasonFatal, 0, ev.Failure)
 		}
+	case EventConnectionDetails:
+		return e.onConnectionDetails(out, ev)
+	case EventActivity:
+		e.onActivity(ev)
+	case EventTokenRenewal:
+		return e.onTokenRenewal(out, ev)
 	}
 	return out
 }
@@ -257,7 +280,7 @@ func (e *Engine) onNetworkDown(out []Action) []Action {
 	// The OS says the network is gone: no route to any host.
 	out = e.enterDisconnected(out, ReasonNetworkDown, reconnect.Failure{Kind: reconnect.FailureUnreachable})
 	if wasConnected {
-		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+		out = e.startTimer(out, TimerStateTTL, e.stateTTL(), 0)
 	}
 	return out
 }

@@ -16,6 +16,7 @@ type errorModel struct {
 	stateErr   reconnect.Failure // the failure the change into the current state carried
 	lastErr    reconnect.Failure // what LastError must return
 	eventErr   reconnect.Failure // the failure the event being stepped carries
+	eventKind  EventKind         // the kind of the event being stepped
 }
 
 // noteEvent records, before the engine steps ev, the failure ev carries
@@ -23,9 +24,13 @@ type errorModel struct {
 // the attempt's failure.
 func (h *engineHarness) noteEvent(ev Event) {
 	m := &h.errs
-	m.eventErr = ev.Failure
+	m.eventErr, m.eventKind = ev.Failure, ev.Kind
 	if ev.Failure.Kind == reconnect.FailureNone {
 		m.eventErr = reconnect.Failure{}
+	}
+	if ev.Kind == EventTimerFired && ev.Timer == h.firedID && h.fired.kind == TimerIdle {
+		// The idle limit: the active transport is lost with a timeout.
+		m.eventErr = reconnect.Failure{Kind: reconnect.FailureTimeout}
 	}
 	if h.e.State() != Connecting {
 		return
@@ -41,6 +46,14 @@ func (h *engineHarness) noteEvent(ev Event) {
 		}
 	case EventNetworkUp:
 		m.attemptErr = reconnect.Failure{} // the attempt starts again without a state change
+	case EventTokenRenewal:
+		// A renewal in flight that failed: the attempt's failure.
+		if c, ok := h.checks[ev.Check]; ok && c.kind == EventTokenRenewal && !ev.Up {
+			m.attemptErr = m.eventErr
+		}
+	}
+	if ev.Kind == EventTimerFired && ev.Timer == h.firedID && h.fired.kind == TimerRenewToken {
+		m.attemptErr = reconnect.Failure{Kind: reconnect.FailureTimeout}
 	}
 }
 
@@ -50,6 +63,10 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 	m := &h.errs
 	var want reconnect.Failure
 	switch a.To {
+	case Connected:
+		if m.eventKind == EventTransportConnected {
+			want = m.eventErr // the CONNECTED message's error (RTN15c7)
+		}
 	case Failed:
 		want = m.eventErr
 	case Disconnected, Suspended:
@@ -79,6 +96,23 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 		m.attemptErr = reconnect.Failure{}
 	}
 	m.stateErr = want
+	return nil
+}
+
+// checkUpdate checks an update: it reports the CONNECTED message's error
+// (a later CONNECTED, RTN24, or the upgrade's first), which becomes
+// LastError when there is one.
+func (h *engineHarness) checkUpdate(a Action) error {
+	m := &h.errs
+	if a.From != Connected || a.To != Connected || h.e.State() != Connected {
+		return fmt.Errorf("update %v→%v in %v", a.From, a.To, h.e.State())
+	}
+	if a.Failure != m.eventErr {
+		return fmt.Errorf("update (%v) carries %v, want %v", a.Reason, a.Failure, m.eventErr)
+	}
+	if m.eventErr.Kind != reconnect.FailureNone {
+		m.lastErr = m.eventErr
+	}
 	return nil
 }
 

@@ -10,6 +10,15 @@ import (
 	"pgregory.net/rapid"
 )
 
+// anyDetails are the connection details of a CONNECTED message: mostly
+// none, sometimes a connectionStateTtl, a maxIdleInterval or both.
+var anyDetails = rapid.Custom(func(t *rapid.T) Details {
+	return Details{
+		ConnectionStateTTL: time.Duration(rapid.SampledFrom([]int{0, 0, 0, 2000, 60000}).Draw(t, "ttlMs")) * time.Millisecond,
+		MaxIdleInterval:    time.Duration(rapid.SampledFrom([]int{0, 0, 0, 1000, 15000}).Draw(t, "maxIdleMs")) * time.Millisecond,
+	}
+})
+
 var anyFailure = rapid.Custom(func(t *rapid.T) reconnect.Failure {
 	return reconnect.Failure{
 		Kind:   reconnect.FailureKind(rapid.IntRange(0, int(numFailureKinds)).Draw(t, "kind")),
@@ -33,6 +42,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 		// The transport preference: used by the other policies too, and an
 		// HTTP remembered before the first connect.
 		cfg.RememberTransport = rapid.Bool().Draw(t, "rememberTransport")
+		cfg.CanRenewToken = rapid.Bool().Draw(t, "canRenewToken")
 		if rapid.Bool().Draw(t, "rememberedHTTP") {
 			cfg.Preference = reconnect.Preference{Transport: reconnect.HTTP, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Reason: reconnect.PreferenceConnected}
 		}
@@ -85,14 +95,31 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 					at = h.now
 				}
 				id := rapid.SampledFrom(ids).Draw(t, "transport")
-				kind := rapid.SampledFrom([]EventKind{EventTransportViable, EventTransportViable, EventTransportViable, EventTransportConnected, EventTransportFailed, EventTransportClosed}).Draw(t, "event")
-				must(h.stepAt(at, Event{Kind: kind, Transport: id, Failure: anyFailure.Draw(t, "failure")}))
+				kind := rapid.SampledFrom([]EventKind{EventTransportViable, EventTransportViable, EventTransportViable, EventTransportConnected, EventTransportFailed, EventTransportClosed,
+					EventConnectionDetails, EventActivity}).Draw(t, "event")
+				ev := Event{Kind: kind, Transport: id, Failure: anyFailure.Draw(t, "failure")}
+				if kind == EventTransportConnected || kind == EventConnectionDetails {
+					ev.Details = anyDetails.Draw(t, "details")
+				}
+				if kind == EventActivity && rapid.Bool().Draw(t, "lastActivityGiven") {
+					ev.LastActivity = at.Add(-time.Duration(rapid.IntRange(0, 20000).Draw(t, "activityAgoMs")) * time.Millisecond)
+				}
+				must(h.stepAt(at, ev))
 			},
 			"the connectivity check answers": answer(EventConnectivity, 500, "no check in flight"),
 			"the websocket check answers":    answer(EventWebSocketCheck, 5000, "no websocket check in flight"),
+			"the token renewal answers": func(t *rapid.T) {
+				ids := h.pendingChecks(EventTokenRenewal)
+				if len(ids) == 0 {
+					t.Skip("no renewal in flight")
+				}
+				h.advance(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
+				f := rapid.SampledFrom([]reconnect.Failure{{Kind: reconnect.FailureOther}, {Kind: reconnect.FailureHTTPStatus, Status: 403}, {Kind: reconnect.FailureTimeout}}).Draw(t, "renewalFailure")
+				must(h.step(Event{Kind: EventTokenRenewal, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "renewed"), Failure: f}))
+			},
 			"a check no longer in flight answers late, or an unknown one": func(t *rapid.T) {
 				ids := append([]CheckID{0, h.maxCheck + 1}, h.over...)
-				kind := rapid.SampledFrom([]EventKind{EventConnectivity, EventWebSocketCheck}).Draw(t, "kind")
+				kind := rapid.SampledFrom([]EventKind{EventConnectivity, EventWebSocketCheck, EventTokenRenewal}).Draw(t, "kind")
 				h.advance(time.Duration(rapid.IntRange(0, 20000).Draw(t, "delayMs")) * time.Millisecond)
 				must(h.step(Event{Kind: kind, Check: rapid.SampledFrom(ids).Draw(t, "check"), Up: rapid.Bool().Draw(t, "up")}))
 			},
@@ -157,7 +184,7 @@ func FuzzEngine(f *testing.F) {
 				} else {
 					ev.Timer = TimerID(arg) + h.maxTimer + 1
 				}
-			case EventConnectivity, EventWebSocketCheck:
+			case EventConnectivity, EventWebSocketCheck, EventTokenRenewal:
 				// A check asked for (in flight or over), 0, or one never asked.
 				ev.Check = CheckID(arg) % (h.maxCheck + 2)
 			default:

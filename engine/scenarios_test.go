@@ -24,6 +24,7 @@ type scenarioConfig struct {
 	ImmediateShare       float64  `json:"immediateShare,omitempty"`
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
+	CanRenewToken        bool     `json:"canRenewToken,omitempty"`
 }
 
 type scenarioStep struct {

@@ -53,6 +53,12 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		}
 	case TimerSlowCheck:
 		return e.onSlowCheck(out, false)
+	case TimerIdle:
+		return e.onIdleTimer(out) // idle.go
+	case TimerRenewToken:
+		if e.state == Connecting && e.att.renewal != 0 {
+			return e.renewalDone(out, false, reconnect.Failure{Kind: reconnect.FailureTimeout}) // token.go
+		}
 	case TimerClose:
 		if e.state == Closing {
 			out = e.disposeAll(out)

@@ -81,8 +81,9 @@ func kindOf(s *transportSlot) reconnect.Transport {
 	return s.kind
 }
 
-// activate makes the pending transport s active.
-func (e *Engine) activate(out []Action, s *transportSlot) []Action {
+// activate makes the pending transport s active, with the details d and
+// the error f of the CONNECTED message it received.
+func (e *Engine) activate(out []Action, s *transportSlot, d Details, f reconnect.Failure) []Action {
 	out = e.cancelConnectTimer(out, s)
 	if prev := e.find(slotActive); prev != nil {
 		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
@@ -104,10 +105,10 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		}
 	}
 	if e.state != Connected {
-		e.retries, e.ttlExpired, e.everConnected = 0, false, true
+		e.retries, e.ttlExpired = 0, false
 		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
-		out = e.setState(out, Connected, ReasonConnected, 0, reconnect.Failure{})
 	}
+	out = e.announceActive(out, d, f) // CONNECTED, or an UPDATE; the idle timer (details.go)
 	if k, m := reconnect.UpgradeAfterActivation(s.kind, e.cfg.Transports); k != reconnect.NoTransport && e.upgradesHTTP() {
 		if e.preferHTTP() {
 			// No upgrade until the flapping guard's hold is over.
@@ -137,6 +138,9 @@ func lateWebSocket(o *transportSlot) bool {
 
 // onTransportLost handles a transport that failed or closed.
 func (e *Engine) onTransportLost(out []Action, s *transportSlot, f reconnect.Failure) []Action {
+	if e.takesTokenError(s, f) {
+		return e.onTokenError(out, f) // token.go
+	}
 	if s.status == slotActive {
 		return e.onDrop(out, f)
 	}
@@ -186,7 +190,7 @@ func (e *Engine) onDrop(out []Action, f reconnect.Failure) []Action {
 		return e.setState(out, Closed, ReasonClosed, 0, reconnect.Failure{})
 	}
 	out = e.reconnect(out, f)
-	return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+	return e.startTimer(out, TimerStateTTL, e.stateTTL(), 0)
 }
 
 // sendsToFallback reports whether failure f, a transport's loss, sends the
@@ -237,9 +241,14 @@ func (e *Engine) open(out []Action, k reconnect.Transport, host string, m reconn
 	return out // cannot happen: at most three transports are ever live
 }
 
+// dispose closes transport s: its connect timer cancelled first, and for
+// the active transport its idle timer right after (idle.go).
 func (e *Engine) dispose(out []Action, s *transportSlot) []Action {
 	out = e.cancelConnectTimer(out, s)
 	out = append(out, Action{Kind: ActionDisposeTransport, Transport: s.id})
+	if s.status == slotActive {
+		out = e.cancelKind(out, TimerIdle)
+	}
 	*s = transportSlot{}
 	return out
 }

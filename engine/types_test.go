@@ -25,6 +25,9 @@ func TestActionStringRendersEveryKind(t *testing.T) {
 		{Action{Kind: ActionStateChange, From: Connecting, To: Disconnected, Reason: ReasonConnectFailed, RetryIn: 13200 * time.Millisecond,
 			Failure: reconnect.Failure{Kind: reconnect.FailureDNS}}, "state connecting→disconnected retryIn=13.2s reason=connect-failed error=dns"},
 		{Action{Kind: ActionStateChange, From: Connecting, To: Connected, Reason: ReasonConnected}, "state connecting→connected retryIn=0s reason=connected"},
+		{Action{Kind: ActionRenewToken, Check: 5}, "renew-token C5"},
+		{Action{Kind: ActionUpdate, From: Connected, To: Connected, Reason: ReasonDetails}, "update details"},
+		{Action{Kind: ActionUpdate, From: Connected, To: Connected, Reason: ReasonTransport, Failure: reconnect.Failure{Kind: reconnect.FailureToken}}, "update transport error=token"},
 		{Action{Kind: 99}, "ActionKind(99)"},
 		{Action{}, "ActionKind(0)"},
 	} {
@@ -38,6 +41,8 @@ func TestActionStringRendersEveryKind(t *testing.T) {
 		{ReasonNone.String(), "none"}, {EventNone.String(), "none"}, {TimerKind(0).String(), "none"}, {TimerFlapHold.String(), "flap-hold"},
 		{Failed.String(), "failed"}, {ReasonFatal.String(), "fatal"}, {EventWebSocketCheck.String(), "websocket-check"},
 		{ActionCheckWebSocket.String(), "check-websocket"},
+		{EventConnectionDetails.String(), "details"}, {EventActivity.String(), "activity"}, {EventTokenRenewal.String(), "token"},
+		{TimerIdle.String(), "idle"}, {TimerRenewToken.String(), "renew-token"}, {ActionUpdate.String(), "update"}, {ActionRenewToken.String(), "renew-token"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -6,6 +6,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/reconnect-go/reconnect/fixtures"
@@ -145,6 +146,8 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 		change := ""
 		if st.State != before {
 			change = fmt.Sprintf("  (%s → %s)", before, st.State)
+		} else if slices.ContainsFunc(st.Actions, func(a string) bool { return strings.HasPrefix(a, "update ") }) {
+			change = fmt.Sprintf("  (%s, UPDATE)", st.State) // RTN4h: the conditions changed, the state did not
 		}
 		fmt.Fprintf(w, "\n%8d ms  %s%s\n", step.AtMs, step.Event, change)
 		for _, a := range st.Actions {

@@ -34,6 +34,35 @@ func TestExplainAnnotatesAScenarioWithItsRows(t *testing.T) {
 	}
 }
 
+// What the server says is explained too: the details of a CONNECTED, an
+// UPDATE (marked as such: the state does not change), the idle timer and a
+// token renewal, each with its row.
+func TestExplainAnnotatesWhatTheServerSays(t *testing.T) {
+	for id, wants := range map[string][]string{
+		"server-connected-while-connected-is-an-update": {
+			"connected T1 maxIdleInterval=15000 connectionStateTtl=120000  (connecting → connected)",
+			"= ALL-CONNECTING-connected-idle-2:",
+			"5000 ms  details T1 maxIdleInterval=20000 connectionStateTtl=120000  (connected, UPDATE)",
+			"= ALL-CONNECTED-details-1:",
+		},
+		"idle-activity-pushes-the-deadline-back":      {"timer idle at=18000", "= ALL-CONNECTED-timer-idle-2:", "= ALL-CONNECTED-timer-idle-1:", "= ALL-ANY-activity-1:"},
+		"token-error-while-connected-renewed-resumes": {"renew-token C1", "= ALL-CONNECTED-token-renew-4:", "= ALL-CONNECTING-token-renewed-1:"},
+	} {
+		out, errOut, status := runCLI("explain", id)
+		if status != 0 {
+			t.Fatalf("%s: status %d, stderr %q", id, status, errOut)
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", id, want, out)
+			}
+		}
+		if strings.Contains(out, "no row of docs/engine.md explains") {
+			t.Errorf("%s: a step is unexplained:\n%s", id, out)
+		}
+	}
+}
+
 // A recorded log is the scenario format; a log without pinned draws still
 // explains, with a note.
 func TestExplainARecordedLog(t *testing.T) {
