@@ -241,6 +241,11 @@ func (r *Runner) perform(now time.Time, a *engine.Action) {
 			// Its reports waited for Open: t is set, and was before the
 			// report that led here was queued.
 			r.sc.active, r.sc.activeRep, r.sc.activeSet = lt.rep.t, lt.rep, true
+			if r.sc.state == engine.Closing {
+				// Closed while connecting, this transport connected
+				// (RTN12f): it sends CLOSE (RTN12a).
+				r.sc.ops = append(r.sc.ops, op{kind: opRequestClose, rep: lt.rep, t: lt.rep.t})
+			}
 		}
 	case engine.ActionStartTimer:
 		r.timers = append(r.timers, liveTimer{id: a.Timer, due: a.Due})
