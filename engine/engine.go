@@ -108,15 +108,16 @@ func (e *Engine) State() State { return e.state }
 
 // RetryCount returns the attempt number n of the last RTB1 retry: 0 after
 // CONNECTED or SUSPENDED (which reset it), then 1, 2, … for each entry into
-// DISCONNECTED. The immediate reconnect after a drop does not count, nor
-// does the windowed one of Config.ReconnectWindow.
+// DISCONNECTED. The immediate reconnect after a drop or network-down does
+// not count, nor does the windowed one of Config.ReconnectWindow; a connect
+// from INITIALIZED, CLOSED, FAILED or CLOSING resets it.
 func (e *Engine) RetryCount() int { return e.retries }
 
 // LastError returns the failure carried by the most recent state change
 // that carried one, like Connection.errorReason (RTN25): the zero Failure
 // once CONNECTED (which carries none, and clears it as the reference
-// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
-// FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
+// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED,
+// FAILED (RTN11d) or CLOSING (RTN11b). CONNECTING, CLOSING and CLOSED carry no failure and
 // leave it as it was. Each ActionStateChange's own Failure is the error of
 // that change; prefer it when reporting a state change.
 func (e *Engine) LastError() reconnect.Failure { return e.lastErr }

@@ -135,11 +135,11 @@ var All = []Row{
 		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>", any_),
 
 	row("ALL-START-mode-clean-1", "start", allP, "any", "any",
-		"the connection has not been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt opens in mode clean (retries and connect-now included)",
+		"the connection has not been CONNECTED since the last connect from INITIALIZED, CLOSED, FAILED or CLOSING: every transport of the attempt opens in mode clean (retries and connect-now included)",
 		"RTN11; decision: reconnects use resume", pins("close-from-disconnected-then-connect-afresh", "connect-now-from-disconnected-and-suspended", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
 		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> clean", any_),
 	row("ALL-START-mode-resume-2", "start", allP, "any", "any",
-		"the connection has been CONNECTED since the last connect from INITIALIZED, CLOSED or FAILED: every transport of the attempt (the immediate reconnect, a retry, network-up, connect-now, from DISCONNECTED or SUSPENDED) opens in mode resume",
+		"the connection has been CONNECTED since the last connect from INITIALIZED, CLOSED, FAILED or CLOSING: every transport of the attempt (the immediate reconnect, a retry, network-up, connect-now, from DISCONNECTED or SUSPENDED) opens in mode resume",
 		"RTN15c, RTN14h", pins("immediate-reconnect-at-most-once-a-second", "tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
 		any_, "state <from> connecting <reason>", any_, "open T<n> <transport> <host> resume", any_),
 
