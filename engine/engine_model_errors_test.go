@@ -76,7 +76,15 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 		case ReasonNetworkDown:
 			want = reconnect.Failure{Kind: reconnect.FailureUnreachable}
 		case ReasonStateTTL:
+			// RTN14e: the failure of the DISCONNECTED it leaves, or the
+			// attempt's; a timeout when there is none.
 			want = m.stateErr
+			if a.From == Connecting {
+				want = m.attemptErr
+			}
+			if want.Kind == reconnect.FailureNone {
+				want = reconnect.Failure{Kind: reconnect.FailureTimeout}
+			}
 		case ReasonConnectFailed, ReasonConnectivityDown:
 			want = m.attemptErr
 		default:
@@ -86,7 +94,8 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 	if a.Failure != want {
 		return fmt.Errorf("state %v→%v (%v) carries %v, want %v", a.From, a.To, a.Reason, a.Failure, want)
 	}
-	if a.From == Initialized || a.From == Closed || a.From == Failed {
+	if a.From == Initialized || a.From == Closed || a.From == Failed || a.From == Closing && a.To == Connecting {
+		// A fresh connection (RTN11d; from CLOSING, RTN11b).
 		m.lastErr = reconnect.Failure{}
 	}
 	if want.Kind != reconnect.FailureNone || a.To == Connected {

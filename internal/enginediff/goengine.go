@@ -200,7 +200,6 @@ func idOf(s, prefix string) (uint64, error) {
 	return n, nil
 }
 
-
 // msText writes a duration as milliseconds with at most six decimals.
 func msText(d time.Duration) string {
 	s := strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64)
