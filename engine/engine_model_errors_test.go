@@ -47,9 +47,14 @@ func (h *engineHarness) noteEvent(ev Event) {
 	case EventNetworkUp:
 		m.attemptErr = reconnect.Failure{} // the attempt starts again without a state change
 	case EventTokenRenewal:
-		// A renewal in flight that failed: the attempt's failure.
-		if c, ok := h.checks[ev.Check]; ok && c.kind == EventTokenRenewal && !ev.Up {
-			m.attemptErr = m.eventErr
+		// A renewal in flight that failed: the attempt's failure; renewed,
+		// a new attempt starts without a state change, with no failure yet.
+		if c, ok := h.checks[ev.Check]; ok && c.kind == EventTokenRenewal {
+			if ev.Up {
+				m.attemptErr = reconnect.Failure{}
+			} else {
+				m.attemptErr = m.eventErr
+			}
 		}
 	}
 	if ev.Kind == EventTimerFired && ev.Timer == h.firedID && h.fired.kind == TimerRenewToken {

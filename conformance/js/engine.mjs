@@ -961,6 +961,7 @@ Object.assign(Engine.prototype, {
     this.cancelAttemptTimers();
     this.bgCheck = 0;
     this.attempt = this.newAttempt();
+    this.attempt.lastFailure = f; // SUSPENDED before the renewal's answer carries it (RTN14e)
     this.askRenewal();
   },
   renewBeforeAttempt() {

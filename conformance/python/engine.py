@@ -1059,6 +1059,7 @@ class Engine:
         self.dispose_all()
         self.cancel_attempt_timers()
         self.att = Attempt()
+        self.att.last_failure = failure  # SUSPENDED before the renewal's answer carries it (RTN14e)
         self.bg_check = None
         self.ask_renewal()
 
