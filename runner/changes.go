@@ -8,14 +8,22 @@ import (
 )
 
 // StateChange is one change of the connection state, as the SDK reports it
-// to its users (a ConnectionStateChange).
+// to its users (a ConnectionStateChange), or an UPDATE (RTN4h): a change
+// of the connection's conditions while it stays CONNECTED, marked Update,
+// with From and To both CONNECTED. An SDK that only follows the state
+// skips changes with Update set (or whose From equals To); one that emits
+// UPDATE events emits them for those.
 type StateChange struct {
 	// At is the time the runner fed the event that caused the change to
 	// the engine.
 	At time.Time
 	// From and To are the states before and after.
 	From, To engine.State
-	// Reason says why the change happened.
+	// Reason says why the change happened. For an Update:
+	// engine.ReasonDetails when the active transport received another
+	// CONNECTED message (Reporter.Details, RTN24), engine.ReasonTransport
+	// when another transport became the active one (the upgrade websocket
+	// taking over from HTTP).
 	Reason engine.Reason
 	// RetryIn is the delay before the next attempt, for a change to
 	// DISCONNECTED or SUSPENDED (RTN14d, RTN14e); 0 otherwise, and 0 for
@@ -25,12 +33,21 @@ type StateChange struct {
 	// Action.Failure: how the active transport was lost for ReasonDropped,
 	// the attempt's failure for ReasonConnectFailed (FailureTimeout when a
 	// transport's realtimeRequestTimeout ran out), the fatal error for
-	// ReasonFatal; the zero Failure (FailureNone) when none did.
+	// ReasonFatal; the zero Failure (FailureNone) when none did. For a
+	// change to CONNECTED and for an Update, the error the CONNECTED
+	// message carried (RTN15c7, RTN24: a resume the server could not
+	// honour, say), which is the connection's errorReason from then on.
 	Failure reconnect.Failure
-	// Transport and Host are the kind and host of the transport that
-	// became active, for a change to CONNECTED; zero otherwise.
+	// Transport and Host are the kind and host of the active transport,
+	// for a change to CONNECTED and for an Update (for ReasonTransport,
+	// the transport that has just become active); zero otherwise.
 	Transport reconnect.Transport
 	Host      string
+	// Update is true for an UPDATE (RTN4h): the connection stays
+	// CONNECTED (From and To are both engine.Connected) and Reason says
+	// what changed. Code that switches on To sees a CONNECTED it already
+	// saw: check Update first to tell them apart.
+	Update bool
 	// Missed is how many changes before this one were dropped because
 	// Options.OnStateChange fell MaxQueuedChanges behind; usually 0.
 	Missed int

@@ -131,6 +131,8 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 		c.out.checks = append(c.out.checks, check{kind: engine.EventWebSocketCheck, id: a.Check})
 	case engine.ActionStateChange:
 		c.changeState(now, a)
+	case engine.ActionUpdate:
+		c.update(now, a)
 	}
 }
 

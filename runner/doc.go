@@ -68,6 +68,19 @@
 // report a timeout: the runner gives each transport realtimeRequestTimeout
 // to connect and fails it with FailureTimeout itself.
 //
+// # Updates
+//
+// While CONNECTED the state never changes to CONNECTED again (RTN4h):
+// when the connection's conditions change without a state change,
+// OnStateChange receives a StateChange with Update set, From and To both
+// CONNECTED, the active transport's kind and host, and the error if any.
+// Its Reason says what changed: engine.ReasonTransport when another
+// transport became the active one (the upgrade websocket taking over
+// from HTTP: the SDK always knows the active transport this way),
+// engine.ReasonDetails when the active transport reported a later
+// CONNECTED message (Reporter.Details, RTN24). Code that follows the
+// state skips changes with Update set.
+//
 // # Closing
 //
 // Close on a CONNECTED connection enters CLOSING; the runner then calls

@@ -119,7 +119,12 @@ func fuzzRun(t *testing.T, data []byte, inline bool) {
 		if c.Missed != 0 {
 			t.Fatalf("change %d: %d missed", i, c.Missed)
 		}
-		if c.From != from || c.From == c.To {
+		if c.Update {
+			// RTN4h: an update is never a change, and only while CONNECTED.
+			if c.From != engine.Connected || c.To != engine.Connected || from != engine.Connected {
+				t.Fatalf("change %d: update %v → %v while %v", i, c.From, c.To, from)
+			}
+		} else if c.From != from || c.From == c.To {
 			t.Fatalf("change %d %v → %v does not follow %v", i, c.From, c.To, from)
 		}
 		if c.Reason == engine.ReasonNone {

@@ -137,7 +137,7 @@ func engineAlone(t *testing.T, in conform.ScenarioInput) []string {
 	for i, st := range res {
 		at = max(at, in.Steps[i].AtMs)
 		for _, a := range st.Actions {
-			if strings.HasPrefix(a, "state ") || strings.HasPrefix(a, "open ") || strings.HasPrefix(a, "dispose ") {
+			if strings.HasPrefix(a, "state ") || strings.HasPrefix(a, "update ") || strings.HasPrefix(a, "open ") || strings.HasPrefix(a, "dispose ") {
 				out = append(out, fmt.Sprintf("%d %s", at, a))
 			}
 		}
@@ -184,7 +184,11 @@ func throughRunner(t *testing.T, in conform.ScenarioInput) []string {
 		if c.Stopped {
 			continue // the runner's own last change as it stops; the engine alone has none
 		}
-		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), conform.StateLine(c.From, c.To, c.Reason, c.RetryIn, c.Failure)))
+		line := conform.StateLine(c.From, c.To, c.Reason, c.RetryIn, c.Failure)
+		if c.Update {
+			line = conform.UpdateLine(c.Reason, c.Failure)
+		}
+		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), line))
 	}
 	return canonical(log)
 }
@@ -203,7 +207,7 @@ func canonical(lines []string) []string {
 	for i, l := range lines {
 		ms, rest, _ := strings.Cut(l, " ")
 		n, _ := strconv.ParseInt(ms, 10, 64)
-		ls[i] = line{ms: n, state: strings.HasPrefix(rest, "state "), seq: i, text: l}
+		ls[i] = line{ms: n, state: strings.HasPrefix(rest, "state ") || strings.HasPrefix(rest, "update "), seq: i, text: l}
 	}
 	slices.SortStableFunc(ls, func(a, b line) int {
 		switch {

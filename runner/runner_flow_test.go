@@ -39,8 +39,19 @@ func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 		if r.Active() != Transport(up) || !http.closed {
 			t.Fatalf("after the upgrade: active %v, HTTP closed %v", r.Active(), http.closed)
 		}
-		if n := len(rec.all()); n != 2 {
-			t.Fatalf("%d state changes, want 2: the upgrade changes no state", n)
+		cs := rec.all()
+		if n := len(cs); n != 3 {
+			t.Fatalf("%d state changes, want 2 and an update: the upgrade changes no state", n)
+		}
+		for _, c := range cs[:2] {
+			if c.Update {
+				t.Fatalf("%+v is an update, want a state change", c)
+			}
+		}
+		// RTN4h: the SDK learns the new active transport from an UPDATE.
+		if c := cs[2]; !c.Update || c.From != engine.Connected || c.To != engine.Connected ||
+			c.Reason != engine.ReasonTransport || c.Transport != reconnect.WebSocket || c.Host != up.req.Host {
+			t.Fatalf("after the upgrade %+v, want an update naming the websocket", c)
 		}
 	})
 }
