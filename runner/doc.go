@@ -58,6 +58,12 @@
 // two was called. Nothing is reported after Close: a transport the runner
 // has closed need not report.
 //
+// The CONNECTED protocol message is reported with ConnectedWith, which
+// carries what the engine uses of its connectionDetails (engine.Details:
+// connectionStateTtl and maxIdleInterval, RTN21) and its error; Connected
+// is the form without either. A later CONNECTED message on the same
+// transport is reported with Details (RTN24), and gives an Update.
+//
 // The Failure: FailureDNS, FailureUnreachable or FailureRefused from the
 // dial; FailureHTTPStatus with Status and the Server header for a rejected
 // handshake or connect request (for example 403 from a proxy that rejects

@@ -42,8 +42,65 @@ func (rp Reporter) Viable() { rp.report(engine.EventTransportViable, reconnect.F
 
 // Connected: the transport received the realtime CONNECTED protocol
 // message. A transport that reports Connected without Viable first is
-// treated as viable, then connected.
-func (rp Reporter) Connected() { rp.report(engine.EventTransportConnected, reconnect.Failure{}) }
+// treated as viable, then connected. Connected is ConnectedWith with no
+// details and no error: the configured connectionStateTtl stays in force
+// and there is no idle timer.
+func (rp Reporter) Connected() { rp.ConnectedWith(engine.Details{}, reconnect.Failure{}) }
+
+// ConnectedWith: the transport received the realtime CONNECTED protocol
+// message, whose connectionDetails say d (its connectionStateTtl and
+// maxIdleInterval, RTN21; 0 for a field the message leaves out) and whose
+// error is f (RTN15c7, RTN16l: a resume or recovery the server could not
+// honour; the zero Failure for none). The change to CONNECTED carries f,
+// or an Update does when the transport becomes active while CONNECTED.
+// Otherwise as Connected: the first of Connected and ConnectedWith counts.
+func (rp Reporter) ConnectedWith(d engine.Details, f reconnect.Failure) {
+	rp.reportWith(engine.EventTransportConnected, f, d)
+}
+
+// Details: the transport received another CONNECTED protocol message
+// after the first (RTN24: after a reauthorisation, say), whose
+// connectionDetails say d and whose error is f (the zero Failure for
+// none). On the active transport of a CONNECTED connection it replaces
+// the details in force, restarts the idle timer from now, and an Update
+// with engine.ReasonDetails reports it (carrying f, which becomes the
+// connection's errorReason). Unlike the other reports it counts every
+// time; it is ignored before Connected or ConnectedWith, after the
+// transport ended, and (by the engine) on a transport that is not the
+// active one. Made before Dialer.Open has returned, it replaces the
+// details and error of the CONNECTED held back meanwhile.
+func (rp Reporter) Details(d engine.Details, f reconnect.Failure) {
+	p := rp.p
+	if p == nil {
+		return
+	}
+	want := stateFor(rp.id)
+	const connected = uint64(1) << engine.EventTransportConnected
+	s := p.state.Load()
+	if s&idMask != want || s&(flagEnded|flagDisposed) != 0 || s&connected == 0 {
+		return
+	}
+	ev := engine.Event{Kind: engine.EventConnectionDetails, Transport: rp.id, Failure: f, Details: d}
+	if s&flagReady != 0 {
+		p.r.mu.Lock()
+		p.r.feed(sdkCaller, ev)
+		return
+	}
+	p.mu.Lock()
+	s = p.state.Load()
+	if s&idMask != want || s&flagDisposed != 0 {
+		p.mu.Unlock()
+		return
+	}
+	if s&flagOpened == 0 {
+		p.connD, p.connF = d, f // the held CONNECTED says what the latest said
+		p.mu.Unlock()
+		return
+	}
+	p.r.mu.Lock() // as in reportWith: after what openDone queues
+	p.mu.Unlock()
+	p.r.feed(sdkCaller, ev)
+}
 
 // Failed: the transport ended, failed; f says how (its Kind decides
 // whether the engine moves on to a fallback host; see
@@ -93,6 +150,10 @@ type reporter struct {
 	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
 	nEarly uint8
 	earlyF reconnect.Failure // the failure of the held report that ends
+	// connD and connF: the details and error of the CONNECTED report
+	// while it is held back.
+	connD engine.Details
+	connF reconnect.Failure
 }
 
 // The flag bits of reporter.state, above the event kinds' bits.
@@ -117,6 +178,7 @@ func stateFor(id engine.TransportID) uint64 { return uint64(uint32(id)) << 32 }
 func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
 	p.t, p.nEarly, p.earlyF = nil, 0, reconnect.Failure{}
+	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
 	p.state.Store(stateFor(id))
 }
 
@@ -125,6 +187,12 @@ func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 func (p *reporter) reporter() Reporter { return Reporter{p: p, id: p.id} }
 
 func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
+	rp.reportWith(k, f, engine.Details{})
+}
+
+// reportWith passes on a report of kind k with failure f and, for
+// EventTransportConnected, details d.
+func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.Details) {
 	p := rp.p
 	if p == nil {
 		return
@@ -145,6 +213,7 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 		}
 	}
 	ev := rp.event(k, f)
+	ev.Details = d
 	if s&flagReady != 0 {
 		p.r.mu.Lock()
 		p.r.feed(sdkCaller, ev)
@@ -159,7 +228,11 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 	if s&flagOpened == 0 {
 		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
 		p.nEarly++
-		p.earlyF = f // only one that ends has a failure, and it is the last
+		if k == engine.EventTransportConnected {
+			p.connD, p.connF = d, f
+		} else {
+			p.earlyF = f // only one that ends has a failure, and it is the last
+		}
 		p.mu.Unlock()
 		return
 	}
@@ -195,8 +268,12 @@ func (p *reporter) openDone(t Transport) bool {
 			f = p.earlyF // zero unless the last report ended
 		}
 		evs[i] = rp.event(k, f)
+		if k == engine.EventTransportConnected {
+			evs[i].Failure, evs[i].Details = p.connF, p.connD
+		}
 	}
 	p.nEarly, p.earlyF = 0, reconnect.Failure{}
+	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
 	// Reports are passed on at once from here: after those held, which
 	// r.mu, taken before p.mu is released, queues first.
 	// Of dispose and this, the one that comes second closes t.
