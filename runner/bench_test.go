@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
@@ -44,6 +45,37 @@ func BenchmarkBareStep(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/event")
+}
+
+// BenchmarkReporterActivity is what a transport's reading goroutine pays
+// per received message to keep the idle timer (RTN23a) informed:
+// Reporter.Activity on the active transport of a connected Runner whose
+// CONNECTED message set a maxIdleInterval. It allocates nothing and
+// never runs the engine (the runner reads the time when the idle timer
+// is due).
+func BenchmarkReporterActivity(b *testing.B) {
+	b.ReportAllocs()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d := benchDialer{opened: make(chan Reporter, 1)}
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.Connect()
+	rp := <-d.opened
+	rp.ConnectedWith(engine.Details{MaxIdleInterval: time.Hour}, reconnect.Failure{})
+	for r.State() != engine.Connected { // Open's goroutine passes the report on once Open has returned
+		runtime.Gosched()
+	}
+	b.ResetTimer()
+	for range b.N {
+		rp.Activity()
+	}
+	b.StopTimer()
+	if s := r.State(); s != engine.Connected {
+		b.Fatal(s)
+	}
 }
 
 func openedID(out []engine.Action) engine.TransportID {

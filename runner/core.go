@@ -38,8 +38,9 @@ type liveTransport struct {
 }
 
 type liveTimer struct {
-	id  engine.TimerID
-	due time.Time
+	id   engine.TimerID
+	kind engine.TimerKind
+	due  time.Time
 }
 
 // scratch is what the core decided that the shell must publish, gathered
@@ -120,7 +121,7 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 			}
 		}
 	case engine.ActionStartTimer:
-		c.timers = append(c.timers, liveTimer{id: a.Timer, due: a.Due})
+		c.timers = append(c.timers, liveTimer{id: a.Timer, kind: a.TimerKind, due: a.Due})
 	case engine.ActionCancelTimer:
 		if i := c.timerIndex(a.Timer); i >= 0 {
 			c.removeTimer(i)

@@ -87,6 +87,19 @@
 // CONNECTED message (Reporter.Details, RTN24). Code that follows the
 // state skips changes with Update set.
 //
+// # Liveness
+//
+// A CONNECTED message whose details (ConnectedWith) carry a
+// maxIdleInterval m arms the engine's idle timer (RTN23a): a transport
+// that receives nothing for m + realtimeRequestTimeout is disconnected as
+// a drop with FailureTimeout and the connection reconnects (RTN15). The
+// transport calls Reporter.Activity for every message it receives; that
+// call only stores the time in an atomic integer of the transport's.
+// When the idle timer is due, the runner first feeds the engine that
+// time (engine.EventActivity with LastActivity) and then the timer, so
+// the engine runs once per idle limit, not once per message, and the
+// timer starts again from the last activity while messages come.
+//
 // # Closing
 //
 // Close on a CONNECTED connection enters CLOSING; the runner then calls

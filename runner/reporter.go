@@ -3,6 +3,7 @@ package runner
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -56,6 +57,26 @@ func (rp Reporter) Connected() { rp.ConnectedWith(engine.Details{}, reconnect.Fa
 // Otherwise as Connected: the first of Connected and ConnectedWith counts.
 func (rp Reporter) ConnectedWith(d engine.Details, f reconnect.Failure) {
 	rp.reportWith(engine.EventTransportConnected, f, d)
+}
+
+// Activity: the transport received something from the server (RTN23a:
+// any protocol message, or a ping frame where the SDK sees them, RTN23b).
+// Call it once per message, from the reading goroutine: it stores the
+// time in an atomic integer and does nothing else (no lock, no event, no
+// allocation: a few nanoseconds). The runner reads it only when the
+// engine's idle timer is due (see "Liveness" in the package doc), so a
+// transport that reports no activity is disconnected
+// maxIdleInterval + realtimeRequestTimeout after its CONNECTED message,
+// and reconnected (RTN15); without a maxIdleInterval in ConnectedWith's
+// details there is no idle timer and Activity changes nothing. Reports
+// through the Reporter of a transport the runner has given up are
+// ignored.
+func (rp Reporter) Activity() {
+	p := rp.p
+	if p == nil || p.state.Load()&idMask != stateFor(rp.id) {
+		return
+	}
+	p.activity.Store(int64(time.Since(p.r.set.base)) + 1)
 }
 
 // Details: the transport received another CONNECTED protocol message
@@ -150,6 +171,10 @@ type reporter struct {
 	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
 	nEarly uint8
 	earlyF reconnect.Failure // the failure of the held report that ends
+	// activity is when the transport last received something: the
+	// runner's clock (settings.base) plus activity-1 nanoseconds; 0 for
+	// never. Stored by Activity, read when the idle timer fires.
+	activity atomic.Int64
 	// connD and connF: the details and error of the CONNECTED report
 	// while it is held back.
 	connD engine.Details
@@ -179,6 +204,7 @@ func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
 	p.t, p.nEarly, p.earlyF = nil, 0, reconnect.Failure{}
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
+	p.activity.Store(0)
 	p.state.Store(stateFor(id))
 }
 

@@ -69,9 +69,26 @@ func (c *core) fireDue() {
 			c.rearm(now)
 			return
 		}
-		id := c.timers[i].id
+		id, kind := c.timers[i].id, c.timers[i].kind
 		c.removeTimer(i)
+		if kind == engine.TimerIdle {
+			c.lastActivity(now)
+		}
 		c.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
+	}
+}
+
+// lastActivity feeds the engine the active transport's last activity,
+// which Reporter.Activity stored, just before the idle timer it decides
+// by (RTN23a; the engine's "activity at=" before "timer idle").
+func (c *core) lastActivity(now time.Time) {
+	lt := c.transport(c.activeID)
+	if lt == nil {
+		return
+	}
+	if ns := lt.rep.activity.Load(); ns > 0 {
+		at := c.r.set.base.Add(time.Duration(ns - 1))
+		c.step(now, engine.Event{Kind: engine.EventActivity, Transport: lt.id, LastActivity: at})
 	}
 }
 
