@@ -27,6 +27,10 @@ func CheckIDFrom(ctx context.Context) (engine.CheckID, bool) {
 // carrying c's ID. The answer is fed whenever it comes: the engine ignores
 // one whose check is no longer in flight. r.mu is held (see publish).
 func (r *Runner) startCheck(c check) {
+	if c.kind == engine.EventTokenRenewal {
+		r.startRenewal(c)
+		return
+	}
 	fn, timeout, where := r.set.checkNet, r.set.timeouts.HTTPRequest, "CheckConnectivity"
 	if c.kind == engine.EventWebSocketCheck {
 		fn, timeout, where = r.set.checkWS, r.set.timeouts.RealtimeRequest, "CheckWebSocket"

@@ -67,7 +67,8 @@ func (sc *scratch) setActive(t Transport, p *reporter) {
 }
 
 // check is a check the engine asked for: kind is the event its answer
-// becomes (engine.EventConnectivity or engine.EventWebSocketCheck).
+// becomes (engine.EventConnectivity, engine.EventWebSocketCheck, or
+// engine.EventTokenRenewal for a token renewal).
 type check struct {
 	kind engine.EventKind
 	id   engine.CheckID
@@ -130,6 +131,8 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 		c.out.checks = append(c.out.checks, check{kind: engine.EventConnectivity, id: a.Check})
 	case engine.ActionCheckWebSocket:
 		c.out.checks = append(c.out.checks, check{kind: engine.EventWebSocketCheck, id: a.Check})
+	case engine.ActionRenewToken:
+		c.out.checks = append(c.out.checks, check{kind: engine.EventTokenRenewal, id: a.Check})
 	case engine.ActionStateChange:
 		c.changeState(now, a)
 	case engine.ActionUpdate:

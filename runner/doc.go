@@ -100,6 +100,18 @@
 // the engine runs once per idle limit, not once per message, and the
 // timer starts again from the last activity while messages come.
 //
+// # Token renewal
+//
+// A transport reports a token error (statusCode 401 with a code from
+// 40140 to 40149) as a Failure of kind reconnect.FailureToken. With
+// Options.RenewToken set, the engine then asks for one renewal (RTN14b,
+// RTN15h): the runner calls RenewToken on a goroutine of its own, bounded
+// by realtimeRequestTimeout, and on nil connects again at once; an error
+// is mapped by RenewalFailure (a *StatusError 403 makes the connection
+// FAILED, RSA4d; anything else DISCONNECTED with a retry). Without it (and
+// without Config.CanRenewToken) a token error makes the connection FAILED
+// (RTN15h1).
+//
 // # Closing
 //
 // Close on a CONNECTED connection enters CLOSING; the runner then calls

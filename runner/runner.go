@@ -33,6 +33,23 @@ type Options struct {
 	// under that policy (WebSocketHandshakeCheck with your URL, or
 	// AblyWebSocketCheck for Ably's service); other policies never call it.
 	CheckWebSocket func(ctx context.Context) bool
+	// RenewToken, if not nil, obtains a new token for the connection (an
+	// authCallback, an authUrl request), and New sets
+	// Config.CanRenewToken: after a token error (a Failure of kind
+	// reconnect.FailureToken, RTN14b, RTN15h) the engine asks for one
+	// renewal and the runner calls RenewToken on a goroutine of its own,
+	// with a context done after Config.Timeouts.RealtimeRequest
+	// (realtimeRequestTimeout, RSA4c) or when the runner stops, carrying
+	// the renewal's ID (CheckIDFrom). It returns nil once the SDK holds
+	// the new token, which the next transports use: the runner then
+	// connects again at once. An error is a renewal that failed, mapped
+	// by RenewalFailure: a *StatusError with Status 403 in its chain makes
+	// the connection FAILED (RSA4d); anything else makes it DISCONNECTED
+	// with a retry. A RenewToken that panics failed (see PanicError). nil
+	// leaves Config.CanRenewToken as configured: without a means to renew,
+	// a token error makes the connection FAILED (RTN15h1); with it set and
+	// no RenewToken, every renewal fails with ErrNoRenewToken.
+	RenewToken func(ctx context.Context) error
 	// OnStateChange, if not nil, receives every state change, one at a
 	// time and in order (on which goroutine: see "Goroutines" and "Inline
 	// calls" in the package doc). At most MaxQueuedChanges wait for it;
@@ -94,6 +111,7 @@ type settings struct {
 	dialer   Dialer
 	checkNet func(context.Context) bool
 	checkWS  func(context.Context) bool
+	renew    func(context.Context) error
 	onChange func(StateChange)
 	onPanic  func(*PanicError)
 	inline   bool
@@ -128,6 +146,9 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, ErrNoDialer
 	}
 	cfg := o.Config
+	if o.RenewToken != nil {
+		cfg.CanRenewToken = true
+	}
 	eng, err := engine.New(cfg)
 	if err != nil {
 		return nil, err
@@ -137,10 +158,13 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	}
 	r := &Runner{done: make(chan struct{})}
 	r.set = settings{ctx: ctx, base: time.Now(), timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
-		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline,
+		checkWS: o.CheckWebSocket, renew: o.RenewToken, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline,
 		effectsFn: r.runEffects, openFn: r.openNext}
 	if r.set.checkWS == nil { // never called: the policy asks for no websocket check
 		r.set.checkWS = NoConnectivityCheck
+	}
+	if r.set.renew == nil { // called only with Config.CanRenewToken set
+		r.set.renew = noRenewToken
 	}
 	r.set.openCtx, r.set.openEnd = context.WithCancel(context.WithoutCancel(ctx))
 	r.core = core{r: r, eng: eng, state: eng.State()}
