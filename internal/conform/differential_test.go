@@ -343,6 +343,7 @@ var prefEventNames = []string{"connected", "websocket-unstable", "attempt-failed
 // and requires the same answers from all three (each asked for the areas
 // its hello implements).
 func TestDifferentialGoJSAndPython(t *testing.T) {
+	t.Parallel()
 	refs := []*reference{startRef(t, "js"), startRef(t, "python")}
 	n := 20000
 	if testing.Short() {

@@ -208,6 +208,7 @@ type independentResult struct {
 // as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
 // only those.
 func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
+	t.Parallel()
 	node := mutantRunner(t)
 	src, ms := loadIndependent(t)
 	if only := os.Getenv("INDEPENDENT_AREAS"); only != "" {

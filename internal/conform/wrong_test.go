@@ -68,6 +68,7 @@ func oneLineChange(a, b string) bool {
 // the harness: each must fail at least two cases, so that no documented
 // decision is pinned by a single case.
 func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
+	t.Parallel()
 	node := mutantRunner(t)
 	src, mutants := loadMutants(t)
 	if len(mutants) < 25 {
@@ -116,14 +117,25 @@ type wrongAdapter struct {
 // wrongRun is what the harness said of one wrong adapter.
 type wrongRun struct {
 	failed int
+	ran    int      // the cases answered, passed or failed
 	cases  []string // the ids of the cases it failed
 	broken string   // why the run broke, if it did
 }
 
+// wrongHosts is how many adapter hosts run wrong adapters at once: each
+// mostly computes, with a moment of waiting between runs.
+const wrongHosts = 4
+
+// wrongWindow is how many requests the harness writes ahead of the answers
+// to a wrong adapter (see Options.window).
+const wrongWindow = 256
+
 // runWrongAdapters writes every wrong adapter into a directory of its own,
 // named after it (so an adapter finds only the files it lists beside it),
-// then runs each under the harness with node, four at a time. Run i is
-// adapter i's.
+// then runs each under the harness, in a worker of one of wrongHosts
+// Node.js adapter hosts (see adapterHost), with the requests written ahead
+// of the answers. Run i is adapter i's. A run that answers no case is an
+// error: it would prove nothing.
 func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wrongRun {
 	t.Helper()
 	dir := t.TempDir()
@@ -141,26 +153,42 @@ func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wron
 		mains[i] = filepath.Join(sub, a.main)
 	}
 	runs := make([]wrongRun, len(adapters))
-	sem := make(chan struct{}, 4)
+	next := make(chan int)
 	var wg sync.WaitGroup
-	for i, a := range adapters {
+	for range min(wrongHosts, len(adapters)) {
+		host := startAdapterHost(t, node)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			rep, err := RunCommand(context.Background(), a.suite, []string{node, mains[i]}, Options{Only: a.only, Timeout: 60 * time.Second})
-			if err != nil {
-				runs[i] = wrongRun{broken: err.Error()}
-				return
+			for i := range next {
+				a := adapters[i]
+				opt := Options{Only: a.only, Timeout: 60 * time.Second, window: wrongWindow}
+				var rep Report
+				var err error
+				if os.Getenv("XPROC") != "" {
+					rep, err = RunCommand(context.Background(), a.suite, []string{node, mains[i]}, opt)
+				} else {
+					rep, err = host.run(context.Background(), a.suite, mains[i], opt)
+				}
+				if err != nil {
+					runs[i] = wrongRun{broken: err.Error()}
+					continue
+				}
+				r := wrongRun{failed: rep.Failed, ran: rep.Passed + rep.Failed, broken: rep.Broken}
+				if r.ran == 0 && r.broken == "" {
+					r.broken = "no case ran"
+				}
+				for _, f := range rep.Failures {
+					r.cases = append(r.cases, f.ID)
+				}
+				runs[i] = r
 			}
-			r := wrongRun{failed: rep.Failed, broken: rep.Broken}
-			for _, f := range rep.Failures {
-				r.cases = append(r.cases, f.ID)
-			}
-			runs[i] = r
 		}()
 	}
+	for i := range adapters {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
 	return runs
 }
