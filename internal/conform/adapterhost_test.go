@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -159,12 +162,99 @@ func (h *adapterHost) run(ctx context.Context, suite Suite, main string, opt Opt
 		h.lost = fmt.Errorf("the adapter host has gone; its stderr: %q", h.stderr.lines(tailLines))
 		return rep, h.lost
 	}
-	if _, err := strconv.Atoi(code); err != nil {
+	n, err := strconv.Atoi(code)
+	if err != nil {
 		return rep, fmt.Errorf("the adapter host's exit line %q", code)
 	}
 	if rep.Broken != "" {
-		rep.Broken += "; adapter exited with status " + code
+		// As exitStatus says it of a process.
+		status := "exited with status 0"
+		if n != 0 {
+			status = fmt.Sprintf("exit status %d", n)
+		}
+		rep.Broken += "; adapter " + status
 		rep.StderrTail = h.stderr.lines(tailLines)
 	}
 	return rep, nil
+}
+
+// TestAdapterHostRunsAnAdapterAsAProcessRunsIt checks the adapter host
+// against RunCommand: the reference adapter passes the same cases, an
+// adapter that crashes or exits mid-run breaks the run with the same
+// message, and one that hangs is stopped without stopping the host, which
+// then runs the next adapter as before.
+func TestAdapterHostRunsAnAdapterAsAProcessRunsIt(t *testing.T) {
+	t.Parallel()
+	node := mutantRunner(t)
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	reference, err := filepath.Abs("../../conformance/js/adapter.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hello = `import { createInterface } from "node:readline";
+let n = 0;
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const req = JSON.parse(line);
+  if (req.type === "hello") {
+    process.stdout.write(JSON.stringify({ type: "hello", protocol: 1, implements: ["rtb1"], name: "x" }) + "\n");
+    return;
+  }
+  if (++n === 3) BEHAVIOUR;
+  process.stdout.write(JSON.stringify({ id: req.id, result: {} }) + "\n");
+});
+`
+	adapters := map[string]string{
+		"reference": reference,
+		"crash":     write("crash.mjs", "console.error(\"fell over\");\nprocess.exitCode = 3;\nthrow new Error(\"at the start\");\n"),
+		"exit":      write("exit.mjs", strings.Replace(hello, "BEHAVIOUR", "process.exit(0)", 1)),
+		"exit-2":    write("exit2.mjs", strings.Replace(hello, "BEHAVIOUR", "process.exit(2)", 1)),
+		"hang":      write("hang.mjs", strings.Replace(hello, "BEHAVIOUR", "for (;;) {}", 1)),
+	}
+	s := suite(t)
+	opt := Options{Timeout: time.Second, window: wrongWindow}
+	host := startAdapterHost(t, node)
+	for _, name := range []string{"reference", "crash", "exit", "exit-2", "hang", "reference"} {
+		got, err := host.run(context.Background(), s, adapters[name], opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := RunCommand(context.Background(), s, []string{node, adapters[name]}, Options{Timeout: time.Second})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		summary := func(r Report) string {
+			return fmt.Sprintf("%s; %d failures; broken %q", r.Summary(), len(r.Failures), r.Broken)
+		}
+		switch name {
+		case "reference":
+			if got.Failed != 0 || got.Broken != "" || got.Passed < 1000 || summary(got) != summary(want) {
+				t.Errorf("reference: through the host %s, as a process %s", summary(got), summary(want))
+			}
+		case "hang":
+			// Both runs break waiting for an answer. A process that hangs
+			// is still running when stopped; a worker is terminated 2 s
+			// after the end of its input. A worker's stdout is written
+			// for it by the host, so the answers it wrote just before it
+			// hung can be lost with it: its run breaks at the same case or
+			// earlier.
+			if !strings.HasPrefix(got.Broken, "no answer to case rtb1") || !strings.HasSuffix(got.Broken, "; adapter exit status 1") ||
+				!strings.HasPrefix(want.Broken, "no answer to case rtb1") || got.Passed+got.Failed > want.Passed+want.Failed {
+				t.Errorf("hang: through the host %s, as a process %s", summary(got), summary(want))
+			}
+		default:
+			if summary(got) != summary(want) || got.Broken == "" {
+				t.Errorf("%s: through the host %s, as a process %s", name, summary(got), summary(want))
+			}
+		}
+		if name == "crash" && !slices.Contains(got.StderrTail, "fell over") {
+			t.Errorf("crash: the stderr tail %q does not hold the adapter's line", got.StderrTail)
+		}
+	}
 }

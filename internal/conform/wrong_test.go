@@ -91,7 +91,8 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 		adapters = append(adapters, wrongAdapter{name: m.Name, files: map[string]string{"adapter.mjs": mutated}, main: "adapter.mjs",
 			suite: s, only: sectionAreas(src, m.From)})
 	}
-	for i, r := range runWrongAdapters(t, node, adapters) {
+	control := wrongAdapter{name: "reference", files: map[string]string{"adapter.mjs": src}, main: "adapter.mjs", suite: s}
+	for i, r := range runWrongAdapters(t, node, control, adapters) {
 		m := ran[i]
 		t.Logf("%-28s caught by %4d cases  (%s)", m.Name, r.failed, m.Decision)
 		if r.broken != "" {
@@ -135,9 +136,17 @@ const wrongWindow = 256
 // then runs each under the harness, in a worker of one of wrongHosts
 // Node.js adapter hosts (see adapterHost), with the requests written ahead
 // of the answers. Run i is adapter i's. A run that answers no case is an
-// error: it would prove nothing.
-func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wrongRun {
+// error: it would prove nothing. The control, the unchanged reference,
+// runs the same way first and must pass every case it answers: a case that
+// fails a wrong adapter then fails it for its change.
+func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters []wrongAdapter) []wrongRun {
 	t.Helper()
+	for _, a := range adapters {
+		if a.name == control.name {
+			t.Fatalf("a wrong adapter is named %q, the control's name", a.name)
+		}
+	}
+	adapters = append([]wrongAdapter{control}, adapters...)
 	dir := t.TempDir()
 	mains := make([]string, len(adapters))
 	for i, a := range adapters {
@@ -162,14 +171,7 @@ func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wron
 			defer wg.Done()
 			for i := range next {
 				a := adapters[i]
-				opt := Options{Only: a.only, Timeout: 60 * time.Second, window: wrongWindow}
-				var rep Report
-				var err error
-				if os.Getenv("XPROC") != "" {
-					rep, err = RunCommand(context.Background(), a.suite, []string{node, mains[i]}, opt)
-				} else {
-					rep, err = host.run(context.Background(), a.suite, mains[i], opt)
-				}
+				rep, err := host.run(context.Background(), a.suite, mains[i], Options{Only: a.only, Timeout: 60 * time.Second, window: wrongWindow})
 				if err != nil {
 					runs[i] = wrongRun{broken: err.Error()}
 					continue
@@ -190,7 +192,11 @@ func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wron
 	}
 	close(next)
 	wg.Wait()
-	return runs
+	if c := runs[0]; c.broken != "" || c.failed != 0 {
+		t.Fatalf("the control, the unchanged reference, failed %d cases %s; broken: %q", c.failed, firstCases(c.cases), c.broken)
+	}
+	t.Logf("the control, the unchanged reference, passed its %d cases", runs[0].ran)
+	return runs[1:]
 }
 
 // sectionAreas names the areas whose cases can see a change of the
@@ -218,7 +224,7 @@ func sectionAreas(src, from string) []string {
 }
 
 // mutantRunner returns the path of node for a test that runs wrong
-// adapters, or skips it: under -short (one process per adapter) and under
+// adapters, or skips it: under -short (hundreds of adapter runs) and under
 // the race detector (it checks the fixtures' power, not concurrency; the
 // harness it drives runs under the race detector in the other tests). A
 // missing node skips it too, except in CI, where it fails: a run of no
@@ -226,7 +232,7 @@ func sectionAreas(src, from string) []string {
 func mutantRunner(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("starts one adapter process per wrong adapter; runs without -short")
+		t.Skip("runs hundreds of wrong adapters under Node.js; runs without -short")
 	}
 	if raceDetector {
 		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
