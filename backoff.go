@@ -55,16 +55,24 @@ func RetryDelay(initial time.Duration, attempt int, u float64) time.Duration {
 	if initial <= 0 {
 		return 0
 	}
-	return delay(float64(initial), attempt, clampUnit(u))
+	return roundDuration(rtb1(float64(initial), BackoffCoefficient(attempt), jitterSpan*clampUnit(u)))
 }
 
-// delay is RTB1 for a positive (or zero) initial timeout already converted
-// to float64 and a draw u already in [0, 1]; Backoff.Next takes the same
-// steps. The explicit float64 conversions forbid fusing a product and a sum
-// into one instruction (here or, once inlined, with roundDuration's + 0.5),
+// rtb1 is the RTB1 product, the one place it is written:
+//
+//	initial × c × (1 − su)
+//
+// where c is the backoff coefficient (BackoffCoefficient, or the same
+// table indexed by the retries a Backoff has taken) and su the jitter's
+// width times the draw (jitterSpan·u for RTB1b, spread·u for
+// SpreadRetryDelay), computed in float64 in that order, each step rounded
+// to float64. RetryDelay (so RetryBounds and Schedule), both paths of
+// Backoff.Next and SpreadRetryDelay all compute it here. The explicit
+// float64 conversions forbid fusing a product and a sum into one
+// instruction (here or, once inlined, with the caller's rounding + 0.5),
 // so every platform rounds at the same steps.
-func delay(initial float64, attempt int, u float64) time.Duration {
-	return roundDuration(float64(float64(initial*BackoffCoefficient(attempt)) * (1 - float64(jitterSpan*u))))
+func rtb1(initial, c, su float64) float64 {
+	return float64(float64(initial*c) * (1 - float64(su)))
 }
 
 // roundDuration rounds a number of nanoseconds d ≥ 0.8 (the least a positive
@@ -104,18 +112,15 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // the last Reset. Each call to Next returns RetryDelay(initial, n, u) for the
 // next attempt number n and a fresh draw u, then advances n.
 //
-// With a nil Source, a Backoff draws u from its own wyrand stream,
-// seeded from math/rand/v2 on the first call to Next: uniform enough for
-// jitter (the spec asks for "approximately uniform, not cryptographic"),
-// different in every Backoff and every process, and several times cheaper
-// than a shared generator. The zero value is a Backoff with initial 0 (every
-// delay is 0) and a nil Source.
+// With a nil Source, a Backoff draws u from its own stream, seeded on the
+// first call to Next: uniform enough for jitter (the spec asks for
+// "approximately uniform, not cryptographic"), different in every Backoff
+// and every process, so no caller can depend on its values. The zero value
+// is a Backoff with initial 0 (every delay is 0) and a nil Source.
 //
-// Making a Backoff costs no more than writing its fields: NewBackoff
-// allocates nothing itself, so a Backoff that does not outlive its function
-// stays on the stack, and one kept in a connection's struct lives there.
-// The seed, initial's conversion to float64 and the choice of Next's fast
-// path are done once, on the first call to Next.
+// NewBackoff allocates nothing: a Backoff that does not outlive its
+// function stays on the stack, and one kept in a connection's struct lives
+// there.
 //
 // Concurrency: a Backoff is not safe for concurrent use, like a *rand.Rand:
 // it is the state of one retry sequence, owned by the goroutine that runs
@@ -130,6 +135,12 @@ func RetryBounds(initial time.Duration, attempt int) (lower, upper time.Duration
 // returns that interface's Stop value: an RTB1 sequence retries for ever, and
 // stopping is the caller's decision.
 type Backoff struct {
+	// How it is fast (docs/benchmarks.md, "How Backoff.Next got faster"):
+	// the own stream is wyrand on the Backoff's state (one multiplication,
+	// no interface call, no shared generator); NewBackoff only sets the two
+	// fields, so it inlines and the Backoff can stay on the caller's stack;
+	// the seed, initial's conversion to float64 and the choice of Next's
+	// fast path are done once, by setUp on the first call to Next.
 	initial time.Duration
 	src     Source
 	taken   int     // retries handed out since the last Reset, ≤ math.MaxInt-1
@@ -155,8 +166,7 @@ const jitterUnit = jitterSpan * 0x1p-53
 
 // NewBackoff returns a Backoff for the initial retry timeout initial that
 // draws its jitter from src, or from its own seeded stream when src is nil
-// (see Backoff and Source). It does nothing but set the two fields, so it
-// inlines into its caller and allocates nothing of its own.
+// (see Backoff and Source). It allocates nothing of its own.
 //
 // A non-positive initial gives a Backoff whose delays are all 0, as
 // RetryDelay does: it never waits. Used with github.com/cenkalti/backoff's
@@ -165,6 +175,8 @@ const jitterUnit = jitterSpan * 0x1p-53
 // the retries (for example with cenkalti's WithMaxRetries or
 // WithMaxTries).
 func NewBackoff(initial time.Duration, src Source) *Backoff {
+	// Only the two fields, nothing drawn or converted here: it inlines
+	// into its caller (see Backoff's fields).
 	return &Backoff{initial: initial, src: src}
 }
 
@@ -179,11 +191,10 @@ func (b *Backoff) Next() time.Duration {
 	if b.mode != modeFast {
 		return b.nextGeneral(i)
 	}
-	// The fast path, RTB1 step by step as delay computes it: the product
-	// stays below 2⁵², so adding 0.5 and truncating is roundDuration.
+	// The fast path: the product stays below 2⁵², so adding 0.5 and
+	// truncating is roundDuration; k × jitterUnit is jitterSpan × u.
 	b.state += wyrandIncrement
-	j := 1 - float64(float64(int64(wyrandBits(b.state)))*jitterUnit)
-	return time.Duration(float64(float64(b.initF*coefficients[min(uint(i), 3)])*j) + 0.5)
+	return time.Duration(rtb1(b.initF, coefficients[min(uint(i), 3)], float64(int64(wyrandBits(b.state)))*jitterUnit) + 0.5)
 }
 
 // nextGeneral is Next for a Source, for an initial too large for the fast
@@ -200,7 +211,7 @@ func (b *Backoff) nextGeneral(i int) time.Duration {
 	} else {
 		u = clampUnit(b.src.Float64())
 	}
-	return roundDuration(float64(float64(b.initF*coefficients[min(uint(i), 3)]) * (1 - float64(jitterSpan*u))))
+	return roundDuration(rtb1(b.initF, coefficients[min(uint(i), 3)], jitterSpan*u))
 }
 
 // setUp converts initial, seeds the stream of a nil Source and chooses the

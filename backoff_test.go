@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
@@ -315,35 +314,6 @@ func TestDefaultSourceDrawsInUnitInterval(t *testing.T) {
 		if u := s.Float64(); u < 0 || u >= 1 {
 			t.Fatalf("default draw %v outside [0, 1)", u)
 		}
-	}
-}
-
-func TestTimeoutsDefaultsMatchSpecAndValidate(t *testing.T) {
-	d := DefaultTimeouts()
-	want := Timeouts{15000 * time.Millisecond, 30000 * time.Millisecond, 15000 * time.Millisecond, 120000 * time.Millisecond,
-		10000 * time.Millisecond, 4000 * time.Millisecond, 10000 * time.Millisecond, 3, 15000 * time.Millisecond, 600000 * time.Millisecond}
-	if diff := cmp.Diff(want, d); diff != "" {
-		t.Fatalf("DefaultTimeouts() mismatch (-want +got):\n%s", diff)
-	}
-	if err := d.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	bad := d
-	bad.HTTPOpen = -time.Second
-	err := bad.Validate()
-	fe, ok := err.(*FieldError)
-	if !ok || fe.Field != "Timeouts.HTTPOpen" {
-		t.Fatalf("Validate() = %v, want a *FieldError naming Timeouts.HTTPOpen", err)
-	}
-	bad = d
-	bad.HTTPMaxRetryCount = -1
-	if fe, ok := bad.Validate().(*FieldError); !ok || fe.Field != "Timeouts.HTTPMaxRetryCount" {
-		t.Fatalf("negative HTTPMaxRetryCount not rejected: %v", bad.Validate())
-	}
-	bad = d
-	bad.HTTPMaxRetryCount = 0
-	if err := bad.Validate(); err != nil {
-		t.Fatalf("HTTPMaxRetryCount 0 rejected: %v", err)
 	}
 }
 

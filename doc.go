@@ -27,7 +27,8 @@
 //	RTB1   retry time = initial × backoff × jitter   RetryDelay, RetryBounds, Backoff, Schedule
 //	RTB1a  backoff coefficient min((n+2)/3, 2)        BackoffCoefficient
 //	RTB1b  jitter coefficient in [0.8, 1]             JitterCoefficient, Source, DefaultSource
-//	TO3l*  default timeouts                           Timeouts, DefaultTimeouts
+//	TO3l*  default timeouts                           Timeouts, DefaultTimeouts, DefaultChannelRetry,
+//	                                                  DefaultFallbackRetry, DefaultHTTPOpen, DefaultHTTPMaxRetryDuration
 //	RTN14d DISCONNECTED retryIn from RTB1             RetryDelay with Timeouts.DisconnectedRetry
 //	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
 //	(storm-safe, opt-in; docs/storm-safe-reconnect.md) SpreadRetryDelay, SpreadDelay, WindowWait
@@ -39,10 +40,10 @@
 //	  setTransportPending rules 1–4                   DecidePending, PendingTable, PendingRow
 //	  the existing upgrade mechanism                  UpgradeAfterActivation
 //
-//	REC1, REC2     primary and fallback hosts          ResolveHosts, EndpointOptions, Hosts
+//	REC1, REC2     primary and fallback hosts          ResolveHosts, EndpointOptions (Ably's rules: its Ably), Hosts
 //	RSC15a, RTN17  random fallback order               AppendHostOrder
 //	RSC15l, RTN17f qualifying failures                 ShouldFallback, Failure, FailureKind
-//	RTN17j, REC3   connectivity check                  ConnectivityUp, DefaultConnectivityCheckURL
+//	RTN17j, REC3   connectivity check                  ConnectivityUp, AblyConnectivityCheckURL
 //	RSC15f         preferred fallback host             PreferredHost
 //
 //	the connection state machine built from these: package engine;

@@ -9,30 +9,54 @@ import (
 )
 
 func ExampleResolveHosts() {
-	h, _ := reconnect.ResolveHosts(reconnect.EndpointOptions{Endpoint: "nonprod:sandbox"})
+	// Your own service: the options name the hosts, and nothing else.
+	h, _ := reconnect.ResolveHosts(reconnect.EndpointOptions{
+		Endpoint:      "RT.example.com",
+		FallbackHosts: []string{"rt-b.example.com"},
+	})
+	fmt.Println(h.Primary, h.Fallbacks)
+
+	// Forgetting the endpoint, or giving a URL, is an error, never a
+	// default host.
+	_, err := reconnect.ResolveHosts(reconnect.EndpointOptions{FallbackHosts: []string{"rt-b.example.com"}})
+	fmt.Println(err)
+	_, err = reconnect.ResolveHosts(reconnect.EndpointOptions{Endpoint: "wss://rt.example.com:443/realtime"})
+	fmt.Println(err)
+	// Output:
+	// rt.example.com [rt-b.example.com]
+	// reconnect: EndpointOptions.Endpoint = "": is required: give your service's primary host name, such as "rt.example.com" (Ably's hosts need EndpointOptions.Ably)
+	// reconnect: EndpointOptions.Endpoint = "wss://rt.example.com:443/realtime": is a URL: give the host name only, "rt.example.com"
+}
+
+// Ably's endpoint rules (REC1, REC2) are a preset: EndpointOptions.Ably.
+func ExampleResolveHosts_ably() {
+	h, _ := reconnect.ResolveHosts(reconnect.EndpointOptions{Ably: true})
+	fmt.Println(h.Primary, len(h.Fallbacks), "fallbacks")
+
+	h, _ = reconnect.ResolveHosts(reconnect.EndpointOptions{Ably: true, Endpoint: "nonprod:sandbox"})
 	fmt.Println(h.Primary)
 	fmt.Println(h.Fallbacks[0], "…", len(h.Fallbacks), "fallbacks")
 
-	h, _ = reconnect.ResolveHosts(reconnect.EndpointOptions{Endpoint: "realtime.example.com"})
-	fmt.Println(h.Primary, len(h.Fallbacks), "fallbacks")
-
-	_, err := reconnect.ResolveHosts(reconnect.EndpointOptions{Endpoint: "acme", Environment: "acme"})
+	_, err := reconnect.ResolveHosts(reconnect.EndpointOptions{Ably: true, Endpoint: "acme", Environment: "acme"})
 	fmt.Println(err)
 	// Output:
+	// main.realtime.ably.net 5 fallbacks
 	// sandbox.realtime.ably-nonprod.net
 	// sandbox.a.fallback.ably-realtime-nonprod.com … 5 fallbacks
-	// realtime.example.com 0 fallbacks
-	// reconnect: EndpointOptions.Environment = "acme": cannot be combined with Endpoint (REC1b1)
+	// reconnect: EndpointOptions.Environment = "acme": cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id
 }
 
 func ExampleAppendHostOrder() {
-	h, _ := reconnect.ResolveHosts(reconnect.EndpointOptions{})
+	h, _ := reconnect.ResolveHosts(reconnect.EndpointOptions{
+		Endpoint:      "rt.example.com",
+		FallbackHosts: []string{"a.example.com", "b.example.com", "c.example.com", "d.example.com"},
+	})
 	// The primary host, then httpMaxRetryCount fallbacks in random order;
 	// a seeded source makes the order reproducible.
 	order := reconnect.AppendHostOrder(nil, h, reconnect.DefaultTimeouts().HTTPMaxRetryCount, rand.New(rand.NewPCG(1, 2)))
 	fmt.Println(len(order), order[0])
 	// Output:
-	// 4 main.realtime.ably.net
+	// 4 rt.example.com
 }
 
 func ExampleShouldFallback() {
@@ -69,7 +93,7 @@ func ExamplePreferredHost() {
 	var p reconnect.PreferredHost
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	primary := "main.realtime.ably.net"
-	ttl := reconnect.DefaultTimeouts().FallbackRetry // 10 minutes
+	ttl := reconnect.DefaultFallbackRetry // 10 minutes
 
 	p.FallbackSucceeded("main.c.fallback.ably-realtime.com", t0, ttl)
 	fmt.Println(p.First(primary, t0.Add(9*time.Minute)))

@@ -104,5 +104,5 @@ func ExampleTimeouts_Validate() {
 	t.SuspendedRetry = 0
 	fmt.Println(t.Validate())
 	// Output:
-	// reconnect: Timeouts.SuspendedRetry = 0s: must be positive
+	// reconnect: Timeouts.SuspendedRetry = 0s: must be positive: the spec's default is 30s
 }

@@ -8,7 +8,16 @@ import (
 )
 
 // ResolveHosts derives the primary and fallback hosts from the endpoint
-// options, per REC1 and REC2:
+// options. Without Ably, the options name the hosts and nothing else:
+//
+//	Endpoint            FallbackHosts          primary          fallbacks
+//	"rt.example.com"    nil or empty           rt.example.com   none
+//	"rt.example.com"    ["rt-b.example.com"]   rt.example.com   rt-b.example.com
+//	""                  anything               an error: Endpoint is required
+//	"sandbox"           anything               an error: a routing policy id needs Ably
+//
+// With Ably set, Ably's endpoint rules apply (REC1, REC2), the preset for
+// Ably's service:
 //
 //	Endpoint              primary                          fallbacks
 //	""                    main.realtime.ably.net           main.[a-e].fallback.ably-realtime.com
@@ -17,82 +26,134 @@ import (
 //	"rt.example.com"      rt.example.com                   none
 //	Environment "acme"    as Endpoint "acme"
 //
-// An explicit FallbackHosts replaces the derived fallback hosts. Host names
-// are case-insensitive (RFC 4343): every host and routing policy id is
-// returned in lower case, and hosts are compared after lowering.
+// and a FallbackHosts that is not nil replaces the derived fallback hosts.
+// Host names are case-insensitive (RFC 4343): every host and routing
+// policy id is returned in lower case, and hosts are compared after
+// lowering.
 //
-// Invalid options return a *FieldError naming the option, the value and
-// the problem:
+// Invalid options return a *FieldError naming the option, quoting the
+// value and saying what is expected:
 //
-//   - Endpoint and Environment both set (REC1b1);
-//   - a routing policy id that is not a DNS label: empty, over 63 bytes,
-//     a byte other than ASCII letters, digits, '-' and '_', or '-' first
-//     or last ("-", "-acme-");
-//   - a host name (an explicit Endpoint or a fallback host) that is empty,
-//     over 253 bytes, has an empty label (".", "..", "a..b",
-//     ".example.com", "example.com."), a label over 63 bytes or starting
-//     or ending with '-', or any byte other than ASCII letters, digits,
-//     '-', '_' and '.' — so every space (U+00A0, U+0085, U+2028, U+3000
-//     …), control, zero-width or bidi character, a BOM and invalid UTF-8
-//     are rejected; internationalised names are given as A-labels
-//     ("xn--…");
+//   - without Ably: an empty Endpoint, a word without a dot that is not
+//     "localhost" or an IPv6 address (a routing policy id), an Endpoint
+//     starting "nonprod:", or an Environment;
+//   - with Ably: Endpoint and Environment both set (REC1b1), or a routing
+//     policy id that is not a DNS label: empty, over 63 bytes, a byte
+//     other than ASCII letters, digits, '-' and '_', or '-' first or last
+//     ("-", "-acme-");
+//   - a URL, a scheme, a port, a path, brackets or an IPv6 zone around a
+//     host ("https://rt.example.com", "example.com:8080",
+//     "localhost:8080", "[::1]", "rt.example.com/path"): the message says
+//     to give the host name only, and names it when it can
+//     ("rt.example.com");
+//   - a host name (Endpoint or a fallback host) that is empty, over 253
+//     bytes, has an empty label (".", "..", "a..b", ".example.com",
+//     "example.com."), a label over 63 bytes or starting or ending with
+//     '-', or any byte other than ASCII letters, digits, '-', '_' and '.'
+//     — so every space (U+00A0, U+0085, U+2028, U+3000 …), control,
+//     zero-width or bidi character, a BOM and invalid UTF-8 are rejected;
+//     internationalised names are given as A-labels ("xn--…");
 //   - a name whose last label is all digits but that is not an IPv4
 //     address ("1.2.3.256");
-//   - a ':' anywhere except in an IPv6 address (without brackets or zone):
-//     a port is not part of a host name, whatever the host
-//     ("example.com:8080", "localhost:8080", "[::1]:8080" alike);
+//   - a ':' anywhere except in an IPv6 address (without brackets or zone);
 //   - a fallback host listed twice or equal to the primary host, in any
 //     case.
 func ResolveHosts(o EndpointOptions) (Hosts, error) {
-	var h Hosts
+	resolve := ownHosts
+	if o.Ably {
+		resolve = ablyHosts
+	}
+	h, err := resolve(o)
+	if err != nil {
+		return Hosts{}, err
+	}
+	if o.FallbackHosts == nil {
+		return h, nil
+	}
+	h.Fallbacks = make([]string, 0, len(o.FallbackHosts))
+	for i, fh := range o.FallbackHosts {
+		field := "EndpointOptions.FallbackHosts[" + strconv.Itoa(i) + "]"
+		host, err := checkHost(field, fh)
+		if err != nil {
+			return Hosts{}, err
+		}
+		if host == h.Primary {
+			return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "is the primary host " + strconv.Quote(h.Primary) + " (compared in lower case): list only the other hosts"}
+		}
+		for j, prev := range h.Fallbacks {
+			if host == prev {
+				return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "repeats FallbackHosts[" + strconv.Itoa(j) + "] (compared in lower case): list each host once"}
+			}
+		}
+		h.Fallbacks = append(h.Fallbacks, host)
+	}
+	return h, nil
+}
+
+const (
+	optEndpoint    = "EndpointOptions.Endpoint"
+	optEnvironment = "EndpointOptions.Environment"
+	// orAbly ends the messages that a preset would have avoided.
+	orAbly = "(Ably's hosts need EndpointOptions.Ably)"
+)
+
+// ownHosts resolves options without Ably: Endpoint is the primary host.
+func ownHosts(o EndpointOptions) (Hosts, error) {
+	fail := func(field, value, problem string) (Hosts, error) {
+		return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(value), Problem: problem}
+	}
+	switch {
+	case o.Environment != "":
+		return fail(optEnvironment, o.Environment, "is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint")
+	case o.Endpoint == "":
+		return fail(optEndpoint, o.Endpoint, `is required: give your service's primary host name, such as "rt.example.com" `+orAbly)
+	case strings.HasPrefix(asciiLower(o.Endpoint), nonprodPrefix):
+		return fail(optEndpoint, o.Endpoint, `names an Ably routing policy, which needs EndpointOptions.Ably: otherwise give the host name only, such as "rt.example.com"`)
+	}
+	host, err := checkHost(optEndpoint, o.Endpoint)
+	if err != nil {
+		return Hosts{}, err
+	}
+	if !strings.ContainsAny(host, ".:") && host != "localhost" {
+		return fail(optEndpoint, o.Endpoint, `is a word without a dot: give a host name, such as "rt.example.com", an IP address or "localhost" (a routing policy id such as "sandbox" needs EndpointOptions.Ably)`)
+	}
+	return Hosts{Primary: host, Fallbacks: []string{}}, nil
+}
+
+// ablyHosts resolves options with Ably set: REC1 and REC2.
+func ablyHosts(o EndpointOptions) (Hosts, error) {
 	endpoint := asciiLower(o.Endpoint)
 	switch {
 	case o.Endpoint != "" && o.Environment != "":
-		return Hosts{}, &FieldError{Field: "EndpointOptions.Environment", Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1)"}
+		return Hosts{}, &FieldError{Field: optEnvironment, Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id"}
 	case o.Environment != "":
 		id := asciiLower(o.Environment)
 		if id == "production" {
 			id = defaultPolicy
 		}
-		if err := checkPolicyID("EndpointOptions.Environment", o.Environment, id); err != nil {
+		if err := checkPolicyID(optEnvironment, o.Environment, id); err != nil {
 			return Hosts{}, err
 		}
-		h = policyHosts(id, prodPrimary, prodFallbacks)
+		return policyHosts(id, prodPrimary, prodFallbacks), nil
 	case o.Endpoint == "":
-		h = policyHosts(defaultPolicy, prodPrimary, prodFallbacks)
+		return policyHosts(defaultPolicy, prodPrimary, prodFallbacks), nil
 	case strings.HasPrefix(endpoint, nonprodPrefix):
 		id := endpoint[len(nonprodPrefix):]
-		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, id); err != nil {
+		if err := checkPolicyID(optEndpoint, o.Endpoint, id); err != nil {
 			return Hosts{}, err
 		}
-		h = policyHosts(id, nonprodPrimary, nonprodFallbacks)
-	case isExplicitHost(endpoint) || strings.Contains(endpoint, ":"):
-		host, err := checkHost("EndpointOptions.Endpoint", o.Endpoint)
+		return policyHosts(id, nonprodPrimary, nonprodFallbacks), nil
+	case isExplicitHost(endpoint) || strings.ContainsAny(endpoint, ":/?#[]"):
+		host, err := checkHost(optEndpoint, o.Endpoint)
 		if err != nil {
 			return Hosts{}, err
 		}
-		h = Hosts{Primary: host, Fallbacks: []string{}}
-	default:
-		if err := checkPolicyID("EndpointOptions.Endpoint", o.Endpoint, endpoint); err != nil {
-			return Hosts{}, err
-		}
-		h = policyHosts(endpoint, prodPrimary, prodFallbacks)
+		return Hosts{Primary: host, Fallbacks: []string{}}, nil
 	}
-	if o.FallbackHosts != nil {
-		h.Fallbacks = make([]string, 0, len(o.FallbackHosts))
-		for i, fh := range o.FallbackHosts {
-			field := "EndpointOptions.FallbackHosts[" + strconv.Itoa(i) + "]"
-			host, err := checkHost(field, fh)
-			if err != nil {
-				return Hosts{}, err
-			}
-			if host == h.Primary || containsString(h.Fallbacks, host) {
-				return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "is listed twice (or is the primary host), compared in lower case"}
-			}
-			h.Fallbacks = append(h.Fallbacks, host)
-		}
+	if err := checkPolicyID(optEndpoint, o.Endpoint, endpoint); err != nil {
+		return Hosts{}, err
 	}
-	return h, nil
+	return policyHosts(endpoint, prodPrimary, prodFallbacks), nil
 }
 
 func policyHosts(id, primarySuffix, fallbackSuffix string) Hosts {
@@ -109,34 +170,30 @@ func isExplicitHost(endpoint string) bool {
 	return strings.Contains(endpoint, ".") || strings.Contains(endpoint, "::") || endpoint == "localhost"
 }
 
-// checkPolicyID accepts a routing policy id that is a DNS label (id is in
-// lower case; value is the option as given, for the error).
+// checkPolicyID accepts a routing policy id that is a DNS label. id is in
+// lower case and ends value, the option as given (after "nonprod:", or
+// all of it).
 func checkPolicyID(field, value, id string) error {
-	if problem := labelProblem(id); problem != "" {
-		return &FieldError{Field: field, Value: strconv.Quote(value), Problem: "is not a routing policy id: " + problem}
+	var problem string
+	switch bad := badByte(id, "", len(value)-len(id)); {
+	case bad != "":
+		problem = "it holds " + bad
+	case id == "":
+		problem = `it is empty (give one, such as "nonprod:sandbox")`
+	case len(id) > 63:
+		problem = "it is " + strconv.Itoa(len(id)) + " bytes long"
+	case id[0] == '-' || id[len(id)-1] == '-':
+		problem = "it starts or ends with '-'"
+	default:
+		return nil
 	}
-	return nil
-}
-
-// labelProblem says why s is not a label of a host name, or "".
-func labelProblem(s string) string {
-	if p := badByte(s, ""); p != "" {
-		return p
-	}
-	switch {
-	case s == "":
-		return "an empty label"
-	case len(s) > 63:
-		return "a label longer than 63 bytes"
-	case s[0] == '-' || s[len(s)-1] == '-':
-		return "a label that starts or ends with '-'"
-	}
-	return ""
+	return &FieldError{Field: field, Value: strconv.Quote(value), Problem: "is not a routing policy id, which is one label of 1 to 63 ASCII letters, digits, '-' and '_', not starting or ending with '-': " + problem}
 }
 
 // badByte describes the first byte of s that is not an ASCII letter,
-// digit, '-', '_' or one of also, with its position, or returns "".
-func badByte(s, also string) string {
+// digit, '-', '_' or one of also, with its position (plus offset), as in
+// "' ' at byte 3", or returns "".
+func badByte(s, also string, offset int) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || strings.IndexByte(also, c) >= 0 {
@@ -148,7 +205,7 @@ func badByte(s, also string) string {
 		} else if c >= utf8.RuneSelf {
 			what = strconv.QuoteRuneToASCII(r)
 		}
-		return "a character other than ASCII letters, digits, '-' and '_' (" + what + " at byte " + strconv.Itoa(i) + ")"
+		return what + " at byte " + strconv.Itoa(offset+i)
 	}
 	return ""
 }
@@ -159,32 +216,119 @@ func checkHost(field, host string) (string, error) {
 	fail := func(problem string) (string, error) {
 		return "", &FieldError{Field: field, Value: strconv.Quote(host), Problem: problem}
 	}
-	switch {
-	case host == "":
-		return fail("is an empty host name")
-	case len(host) > maxHostLen:
-		return fail("is longer than 253 bytes")
-	case strings.Contains(host, ":"):
-		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() || a.Zone() != "" || !isASCIIHost(host) {
-			return fail("holds ':' but is not an IPv6 address; a port is not part of a host name")
-		}
+	if host == "" {
+		return fail(`is empty: give a host name, such as "rt.example.com"`)
+	}
+	if p := notHostOnly(host); p != "" {
+		return fail(p)
+	}
+	if len(host) > maxHostLen {
+		return fail("is " + strconv.Itoa(len(host)) + " bytes long: a host name is at most 253 bytes")
+	}
+	if strings.Contains(host, ":") { // an IPv6 address: notHostOnly checked it
 		return asciiLower(host), nil
 	}
-	if p := badByte(host, "."); p != "" {
-		return fail("is not a host name: " + p)
+	if bad := badByte(host, ".", 0); bad != "" {
+		return fail("holds " + bad + `: a host name has only ASCII letters, digits, '-', '_' and '.' (an internationalised name as its A-label, "xn--…")`)
+	}
+	switch {
+	case host[0] == '.':
+		return fail("starts with '.': give the name without it")
+	case host[len(host)-1] == '.':
+		return fail("ends with '.': give the name without the final dot")
+	case strings.Contains(host, ".."):
+		return fail("has two dots in a row: each label between dots is 1 to 63 bytes")
 	}
 	labels := strings.Split(host, ".")
 	for _, l := range labels {
-		if p := labelProblem(l); p != "" {
-			return fail("is not a host name: " + p)
+		switch {
+		case len(l) > 63:
+			return fail("has a label of " + strconv.Itoa(len(l)) + " bytes: each label between dots is at most 63 bytes")
+		case l[0] == '-' || l[len(l)-1] == '-':
+			return fail("has the label " + strconv.Quote(l) + ", which starts or ends with '-': a label starts and ends with a letter, a digit or '_'")
 		}
 	}
 	if last := labels[len(labels)-1]; strings.Trim(last, "0123456789") == "" {
 		if a, err := netip.ParseAddr(host); err != nil || !a.Is4() {
-			return fail("ends in an all-digit label but is not an IPv4 address")
+			return fail(`ends in an all-digit label but is not an IPv4 address: give four numbers from 0 to 255, such as "10.0.0.7", or a name whose last label is not all digits`)
 		}
 	}
 	return asciiLower(host), nil
+}
+
+// notHostOnly says why host holds more than a host name — a scheme, a
+// port, a path, brackets, an IPv6 zone, or a ':' outside an IPv6 address
+// — in a message that says to give the host name only (naming it when it
+// can), or returns "" for anything else.
+func notHostOnly(host string) string {
+	if !strings.ContainsAny(host, ":/?#[]") || isIPv6(host) {
+		return ""
+	}
+	var what string
+	switch i := strings.LastIndexByte(host, ':'); {
+	case strings.Contains(host, "://"):
+		what = "is a URL"
+	case strings.ContainsAny(host, "/?#"):
+		what = "holds a path"
+	case strings.ContainsAny(host, "[]"):
+		what = "holds brackets"
+	case strings.Contains(host, "%") && isIPv6(host[:strings.IndexByte(host, '%')]):
+		what = "holds an IPv6 zone"
+	case i > 0 && i < len(host)-1 && strings.Count(host, ":") == 1 && allDigits(host[i+1:]):
+		what = "holds a port"
+	default:
+		what = "holds ':' but is not an IPv6 address"
+	}
+	if hint := hostHint(host); hint != "" {
+		return what + ": give the host name only, " + strconv.Quote(hint)
+	}
+	return what + ": give the host name only, without a scheme, a port or a path"
+}
+
+// hostHint returns the host name inside a URL or an address with a port
+// ("wss://RT.example.com:443/x" holds "RT.example.com", "[::1]:80" holds
+// "::1"), when that is a valid host name, or "".
+func hostHint(s string) string {
+	h := s
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+	}
+	if i := strings.IndexAny(h, "/?#"); i >= 0 {
+		h = h[:i]
+	}
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if strings.HasPrefix(h, "[") {
+		end := strings.IndexByte(h, ']')
+		if end < 0 {
+			return ""
+		}
+		h = h[1:end]
+	} else if i := strings.LastIndexByte(h, ':'); i >= 0 && strings.Count(h, ":") == 1 && allDigits(h[i+1:]) {
+		h = h[:i]
+	}
+	if i := strings.IndexByte(h, '%'); i >= 0 && isIPv6(h[:i]) {
+		h = h[:i]
+	}
+	if h == s || h == "" { // nothing to take off: no hint (and no endless recursion)
+		return ""
+	}
+	if _, err := checkHost("", h); err != nil {
+		return ""
+	}
+	return h
+}
+
+// isIPv6 reports whether s is an IPv6 address without brackets or zone.
+func isIPv6(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Is6() && a.Zone() == "" && isASCIIHost(s)
+}
+
+// allDigits reports whether s holds only ASCII digits (true for "").
+func allDigits(s string) bool {
+	return strings.Trim(s, "0123456789") == ""
 }
 
 // asciiLower lowers ASCII letters only: Unicode case mapping would turn
@@ -215,13 +359,4 @@ func isASCIIHost(s string) bool {
 		}
 	}
 	return true
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -8,23 +8,32 @@ import (
 )
 
 // EndpointOptions are the client options that name the hosts a client talks
-// to (REC1, REC2).
+// to. The zero value names none: ResolveHosts (and engine.New) ask for an
+// Endpoint, unless Ably is set.
 type EndpointOptions struct {
-	// Endpoint is the endpoint client option: empty for the default
-	// routing policy; a routing policy id such as "acme"; "nonprod:" and a
-	// routing policy id; or an explicit hostname, which is anything that
-	// contains "." or "::" or is "localhost" (an IPv4 or IPv6 address
-	// included).
+	// Endpoint is the primary host: a host name ("rt.example.com"), an
+	// IPv4 or IPv6 address or "localhost", with no scheme, port or path.
+	// Required without Ably. With Ably it is Ably's endpoint option
+	// (REC1): empty for the default routing policy, a routing policy id
+	// such as "sandbox", "nonprod:" and a routing policy id, or a host
+	// name as above (anything that contains "." or "::" or is
+	// "localhost").
 	Endpoint string
-	// Environment is the deprecated environment option: a production
-	// routing policy id. "production" means the default policy. It cannot
-	// be combined with Endpoint.
-	Environment string
-	// FallbackHosts is the fallbackHosts client option. nil means not set:
-	// the fallback hosts are derived from the endpoint. A non-nil slice,
-	// even an empty one, is used as given; empty disables fallback
-	// (TO3k6).
+	// FallbackHosts are the hosts tried after the primary, in random
+	// order, after a qualifying failure (RTN17, RSC15); nil or empty
+	// means none. With Ably, nil means the fallback hosts derived from the
+	// endpoint (REC2) and a non-nil slice, even an empty one, is used as
+	// given; empty disables fallback (TO3k6).
 	FallbackHosts []string
+	// Ably applies Ably's endpoint rules (REC1, REC2): the preset for
+	// Ably's service (engine.AblyConfig sets it). Without it the options
+	// send no traffic to Ably: a routing policy id, "nonprod:…" and
+	// Environment are rejected.
+	Ably bool
+	// Environment is Ably's deprecated environment option, read only with
+	// Ably: a production routing policy id. "production" means the
+	// default policy. It cannot be combined with Endpoint.
+	Environment string
 }
 
 // Hosts are the hosts a client connects to: the primary host, always tried
@@ -241,8 +250,10 @@ func ShouldFallback(f Failure) bool {
 	return false
 }
 
-// DefaultConnectivityCheckURL is the default connectivityCheckUrl (REC3a).
-const DefaultConnectivityCheckURL = "https://internet-up.ably-realtime.com/is-the-internet-up.txt"
+// AblyConnectivityCheckURL is Ably's connectivityCheckUrl (REC3a), for
+// Ably's service only: runner.AblyConnectivityCheck GETs it. Nothing
+// uses it unless asked.
+const AblyConnectivityCheckURL = "https://internet-up.ably-realtime.com/is-the-internet-up.txt"
 
 // ConnectivityUp reports whether a connectivity check response means the
 // internet is up (RTN17j): a 2xx status and a body that, trimmed of white
@@ -299,7 +310,8 @@ type PreferredHost struct {
 
 // FallbackSucceeded records that a request reached host as a fallback (after
 // the hosts before it failed with qualifying failures) and succeeded at
-// time at: host is preferred until at + ttl. A ttl ≤ 0 remembers nothing.
+// time at: host is preferred until at + ttl (fallbackRetryTimeout, by
+// default DefaultFallbackRetry). A ttl ≤ 0 remembers nothing.
 //
 // Call it only for a success that came through the fallback sequence, not
 // for a success of a request sent to the preferred host because it was

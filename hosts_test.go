@@ -3,6 +3,7 @@ package reconnect
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,29 +148,47 @@ func TestPreferredHostSaturatesAHugeTTL(t *testing.T) {
 	}
 }
 
+// FuzzResolveHosts: any options resolve to a valid primary host and
+// distinct fallback hosts, or to a *FieldError that names an option,
+// quotes its value and says what is expected; without Ably, the primary
+// host is the Endpoint given (lowered), and an Endpoint that holds a URL
+// is told to give the host name only.
 func FuzzResolveHosts(f *testing.F) {
-	f.Add("", "", "fb.example.com", true)
-	f.Add("nonprod:x", "", "", false)
-	f.Add("a.b", "prod", "a b", true)
-	f.Fuzz(func(t *testing.T, endpoint, environment, fallback string, setFallbacks bool) {
-		o := EndpointOptions{Endpoint: endpoint, Environment: environment}
+	f.Add("", "", "fb.example.com", true, true)
+	f.Add("nonprod:x", "", "", false, true)
+	f.Add("a.b", "prod", "a b", true, false)
+	f.Add("https://rt.example.com:443/x", "", "", false, false)
+	f.Add("[::1]:80", "", "fe80::1%eth0", true, false)
+	f.Add("sandbox", "", "", false, false)
+	f.Fuzz(func(t *testing.T, endpoint, environment, fallback string, setFallbacks, ably bool) {
+		o := EndpointOptions{Endpoint: endpoint, Environment: environment, Ably: ably}
 		if setFallbacks {
 			o.FallbackHosts = strings.Split(fallback, ",")
 		}
 		h, err := ResolveHosts(o)
 		if err != nil {
-			if _, ok := err.(*FieldError); !ok {
+			fe, ok := err.(*FieldError)
+			if !ok {
 				t.Fatalf("error %v is not a *FieldError", err)
+			}
+			if _, qerr := strconv.Unquote(fe.Value); !strings.HasPrefix(fe.Field, "EndpointOptions.") || qerr != nil || fe.Problem == "" {
+				t.Fatalf("%#v: %v: want an option, its quoted value and a problem", o, err)
+			}
+			if !ably && environment == "" && fe.Field == "EndpointOptions.Endpoint" && strings.Contains(endpoint, "://") && !strings.Contains(fe.Problem, "give the host name only") {
+				t.Fatalf("%#v: %v: a URL is not told to give the host name only", o, err)
 			}
 			return
 		}
 		if h.Primary == "" || h.Fallbacks == nil || slices.Contains(h.Fallbacks, h.Primary) {
-			t.Fatalf("ResolveHosts(%+v) = %+v", o, h)
+			t.Fatalf("ResolveHosts(%#v) = %+v", o, h)
+		}
+		if !ably && (h.Primary != asciiLower(endpoint) || environment != "") {
+			t.Fatalf("ResolveHosts(%#v) = %+v: without Ably the primary is the Endpoint given", o, h)
 		}
 		seen := map[string]bool{}
-		for _, x := range h.Fallbacks {
-			if x == "" || seen[x] {
-				t.Fatalf("bad fallback list %v", h.Fallbacks)
+		for _, x := range append([]string{h.Primary}, h.Fallbacks...) {
+			if _, err := checkHost("x", x); err != nil || seen[x] {
+				t.Fatalf("bad host list %v: %v", h, err)
 			}
 			seen[x] = true
 		}

@@ -17,7 +17,7 @@ const jitterSpan = 0.2
 // above 1 (including +Inf) as 1, and NaN as 0. The result is non-increasing
 // in u. 0.2·u is rounded to float64 before the subtraction on every platform.
 func JitterCoefficient(u float64) float64 {
-	return 1 - float64(jitterSpan*clampUnit(u)) // the same steps as delay
+	return 1 - float64(jitterSpan*clampUnit(u)) // the same steps as rtb1
 }
 
 // clampUnit clamps u into [0, 1], mapping NaN to 0.
@@ -44,11 +44,9 @@ func clampUnit(u float64) float64 {
 //
 // A nil Source means the default, which is one of two unseeded streams,
 // both uniform and different in every process: a Backoff draws from its
-// own wyrand stream, seeded from math/rand/v2 on its first Next
-// (several times cheaper than a shared generator); everything
-// else that takes a Source (Schedule, AppendHostOrder, Config.Source)
-// draws from DefaultSource. Pass a seeded *rand.Rand to reproduce a
-// sequence.
+// own stream, seeded on its first Next; everything else that takes a
+// Source (Schedule, AppendHostOrder, Config.Source) draws from
+// DefaultSource. Pass a seeded *rand.Rand to reproduce a sequence.
 type Source interface {
 	Float64() float64
 }

@@ -9,24 +9,92 @@ import (
 	"github.com/reconnect-go/reconnect"
 )
 
-// startAttempt enters CONNECTING (if not there) and opens the attempt's
-// first transport on the primary host.
+// attempt is what belongs to one connection attempt, a value like raft's
+// tracker.Progress: startAttempt starts one by assigning a fresh value,
+// abandonAttempt (a failure, a drop, the network) ends one the same way,
+// and nothing of an attempt carries into the next but the host order's
+// array (reused, so that a fallback allocates nothing). What spans
+// attempts is on the Engine.
+//
+// After CONNECTED, a close or a fatal error the value stays as the
+// attempt left it, its connectivity check cancelled, until the next
+// attempt or a drop: the transport preference's background websocket
+// check (prefCheck) may still answer and update the preference.
+type attempt struct {
+	order []string            // the host order, drawn when the first fallback is needed
+	err   reconnect.Failure   // the last failure of one of its transports
+	flow  reconnect.Transport // the transport that walks the hosts
+
+	flowStarted bool
+	flowHost    int // index into the host order of the flow's current host
+	// flowDisplaced: the flow's transport turned viable and was closed for
+	// a websocket (rules 1, 2); nothing of the flow is in flight.
+	flowDisplaced bool
+	// firstHost is the host-order index the attempt's first transports
+	// open on: 0, or 1 after a server-directed fallback (RTN17f1).
+	firstHost int
+
+	// The checks in flight, each with its ID (see CheckID): the fallback or
+	// forced connectivity check (while check is not checkNone), the
+	// websocket check (while wsCheck is wsCheckPending) and the slow
+	// connectivity check (while TimerSlowCheck runs).
+	check     checkPurpose
+	checkID   CheckID
+	wsCheck   wsCheckState
+	wsCheckID CheckID
+	slowCheck CheckID
+
+	// prefStart is the transport the attempt started on because of the
+	// transport preference (NoTransport if none); prefCheck, whether the
+	// websocket check in flight is the preference's background check.
+	prefStart reconnect.Transport
+	prefCheck bool
+
+	// renewal is the token renewal in flight (0: none; TimerRenewToken
+	// bounds it); renewed, whether the attempt is the retry that followed
+	// a renewal, whose token error ends it (token.go).
+	renewal CheckID
+	renewed bool
+}
+
+// checkPurpose is why a connectivity check is in flight.
+type checkPurpose uint8
+
+const (
+	checkNone     checkPurpose = iota
+	checkFallback              // before the next fallback host (RTN17j)
+	checkForced                // before an attempt that starts on a fallback host (RTN17f1)
+)
+
+// wsCheckState is the state of PolicyWebSocketCheck's websocket check.
+type wsCheckState uint8
+
+const (
+	wsCheckNone wsCheckState = iota
+	wsCheckPending
+	wsCheckPassed
+	wsCheckFailed
+)
+
+// startAttempt enters CONNECTING (if not there), starts a fresh attempt and
+// opens its first transport on the primary host.
 func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	if e.state != Connecting {
 		out = e.setState(out, Connecting, reason, 0, reconnect.Failure{})
 	}
-	e.attemptErr, e.reconnectDue = reconnect.Failure{}, false
-	e.order = e.order[:0]
-	e.flowStarted, e.flowHost, e.flowDisplaced, e.check, e.wsCheck = false, 0, false, checkNone, wsCheckNone
-	e.firstHost, e.prefStart, e.prefCheck = 0, reconnect.NoTransport, false
-	e.flow = reconnect.HTTP
-	if !e.cfg.Transports.HTTP {
-		e.flow = reconnect.WebSocket
+	e.reconnectDue = false
+	e.att = attempt{order: e.att.order[:0], flow: reconnect.HTTP}
+	if e.renewFirst {
+		return e.renewBeforeAttempt(out) // token.go
 	}
-	if e.cfg.Policy == PolicyWebSocketCheck {
+	if !e.cfg.Transports.HTTP {
+		e.att.flow = reconnect.WebSocket
+	}
+	if e.usesWebSocketCheck() {
+		// The attempt limit: however many hosts remain.
 		out = e.startTimer(out, TimerAttempt, e.cfg.GiveUpTimeout+e.cfg.Timeouts.RealtimeRequest, 0)
 	}
-	if e.wsCheckPolicy() {
+	if e.watchesWebSocket() {
 		return e.startWSCheckAttempt(out)
 	}
 	if e.forceFallback && e.hostCount() > 1 {
@@ -39,7 +107,7 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 }
 
 // firstTransports opens the attempt's first transports on the host
-// e.firstHost: a remembered HTTP if Config.RememberTransport, else the
+// e.att.firstHost: a remembered HTTP if Config.RememberTransport, else the
 // policy's choice.
 func (e *Engine) firstTransports(out []Action) []Action {
 	e.forceFallback = false
@@ -54,17 +122,11 @@ func (e *Engine) firstTransports(out []Action) []Action {
 			return e.startOnPreference(out, st)
 		}
 	}
-	first := reconnect.FirstStep{Transport: reconnect.HTTP}
-	switch {
-	case e.cfg.Policy == PolicyWebSocketFirst:
-		first = reconnect.ChooseTransport(e.cfg.Transports, e.cfg.ShortCircuit)
-	case !e.cfg.Transports.HTTP:
-		first = reconnect.FirstStep{Transport: reconnect.WebSocket}
-	}
-	if first.Transport == e.flow {
+	first := e.firstStep()
+	if first.Transport == e.att.flow {
 		return e.startFlow(out)
 	}
-	out = e.open(out, reconnect.WebSocket, e.hostAt(e.firstHost), e.connectMode(), roleShortCircuit)
+	out = e.open(out, reconnect.WebSocket, e.hostAt(e.att.firstHost), e.connectMode(), roleShortCircuit)
 	if first.ShortCircuit > 0 {
 		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
 	}
@@ -84,24 +146,24 @@ func (e *Engine) connectMode() reconnect.Mode {
 // primary, or a fallback after RTN17f1).
 func (e *Engine) startFlow(out []Action) []Action {
 	out = e.cancelTimers(out, TimerShortCircuit)
-	e.flowStarted, e.flowHost, e.flowDisplaced = true, e.firstHost, false
-	return e.open(out, e.flow, e.hostAt(e.firstHost), e.connectMode(), roleFlow)
+	e.att.flowStarted, e.att.flowHost, e.att.flowDisplaced = true, e.att.firstHost, false
+	return e.open(out, e.att.flow, e.hostAt(e.att.firstHost), e.connectMode(), roleFlow)
 }
 
 // hostAt returns the host at index i of this attempt's host order (0 is
 // the primary, drawn or not).
 func (e *Engine) hostAt(i int) string {
-	if i == 0 || i >= len(e.order) {
+	if i == 0 || i >= len(e.att.order) {
 		return e.hosts.Primary
 	}
-	return e.order[i]
+	return e.att.order[i]
 }
 
 // reopenFlow opens the flow transport again on the host where it was
 // displaced by a websocket that was then lost.
 func (e *Engine) reopenFlow(out []Action) []Action {
-	e.flowDisplaced = false
-	return e.open(out, e.flow, e.hostAt(e.flowHost), e.connectMode(), roleFlow)
+	e.att.flowDisplaced = false
+	return e.open(out, e.att.flow, e.hostAt(e.att.flowHost), e.connectMode(), roleFlow)
 }
 
 // maybeEndAttempt ends a CONNECTING attempt that has nothing left in flight:
@@ -109,7 +171,7 @@ func (e *Engine) reopenFlow(out []Action) []Action {
 // PolicyWebSocketCheck a websocket that failed on every host first gets
 // its websocket check.
 func (e *Engine) maybeEndAttempt(out []Action) []Action {
-	if e.state != Connecting || e.check != checkNone || e.hasTimer(TimerShortCircuit) {
+	if e.state != Connecting || e.att.check != checkNone || e.hasTimer(TimerShortCircuit) {
 		return out
 	}
 	for i := range e.transports {
@@ -117,8 +179,8 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 			return out
 		}
 	}
-	if e.cfg.Policy == PolicyWebSocketCheck && e.flow == reconnect.WebSocket && e.cfg.Transports.HTTP {
-		switch e.wsCheck {
+	if e.walkMayGiveUpToHTTP() {
+		switch e.att.wsCheck {
 		case wsCheckNone:
 			return e.askWebSocketCheck(out)
 		case wsCheckPending:
@@ -127,19 +189,28 @@ func (e *Engine) maybeEndAttempt(out []Action) []Action {
 			return e.switchToHTTP(out)
 		}
 	}
-	return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)
+	return e.enterDisconnected(out, ReasonConnectFailed, e.att.err)
 }
 
 // attemptTimers are the timers that belong to one connection attempt.
-var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerSlowCheck}
+var attemptTimers = []TimerKind{TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerSlowCheck, TimerRenewToken}
 
-// enterDisconnected schedules the next attempt: RTB1 from DISCONNECTED, or
-// the flat SUSPENDED interval once connectionStateTtl has passed; the
-// state change carries failure f.
-func (e *Engine) enterDisconnected(out []Action, reason Reason, f reconnect.Failure) []Action {
+// abandonAttempt ends the attempt with whatever it has in flight: it
+// disposes every transport, cancels the attempt's timers and forgets the
+// attempt.
+func (e *Engine) abandonAttempt(out []Action) []Action {
+	out = e.disposeAll(out)
 	out = e.cancelTimers(out, attemptTimers...)
-	e.check, e.wsCheck = checkNone, wsCheckNone
+	e.att = attempt{order: e.att.order[:0]}
+	return out
+}
+
+// enterDisconnected ends the attempt (abandonAttempt) and schedules the
+// next: RTB1 from DISCONNECTED, or the flat SUSPENDED interval once
+// connectionStateTtl has passed; the state change carries failure f.
+func (e *Engine) enterDisconnected(out []Action, reason Reason, f reconnect.Failure) []Action {
 	e.forgetFailedPreference(reason)
+	out = e.abandonAttempt(out)
 	if e.ttlExpired {
 		return e.enterSuspended(out, reason, f)
 	}

@@ -45,84 +45,65 @@ func (p Policy) String() string { return enumName(policyNames[:], int(p), "Polic
 
 var policyNames = [numPolicies]string{"websocket-first", "http-first", "websocket-check"}
 
-// Config configures an Engine. Its zero value is not valid: start from
-// DefaultConfig.
+// Config configures an Engine. Start from Defaults and name your hosts in
+// Endpoint, or from AblyConfig for Ably's service: New rejects a Config
+// without an endpoint, and a negative duration (see Validate).
 type Config struct {
-	// Timeouts are the retry and fallback timeouts; see Timeouts.Validate.
-	Timeouts reconnect.Timeouts
-	// ShortCircuit is how long the first websocket has to itself before
-	// HTTP starts too; 0 means DefaultShortCircuit. It must not be
-	// negative: Validate rejects a negative value (ChooseTransport, which
-	// returns no error, treats it as 0).
-	ShortCircuit time.Duration
-	// Endpoint names the hosts; see ResolveHosts.
+	// Endpoint names the primary and fallback hosts; required (see
+	// reconnect.ResolveHosts; AblyConfig sets Endpoint.Ably).
 	Endpoint reconnect.EndpointOptions
+	// Timeouts are the spec's timeouts the engine and the runner read.
+	Timeouts reconnect.Timeouts
 	// Transports says which transports exist; at least one must.
 	Transports reconnect.Availability
 	// Policy chooses the first transport of each attempt.
 	Policy Policy
-	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's two timers;
-	// 0 means the defaults, DefaultSlowTimeout and DefaultGiveUpTimeout.
-	// Other policies ignore them. They must not be negative.
+	// ShortCircuit is how long the first websocket has to itself before
+	// HTTP starts too; 0 means reconnect.DefaultShortCircuit (2 s).
+	ShortCircuit time.Duration
+	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's timers; 0
+	// means DefaultSlowTimeout (4 s) and DefaultGiveUpTimeout (10 s).
 	SlowTimeout, GiveUpTimeout time.Duration
-	// Flap is the flapping guard: after websockets that activated keep
-	// dropping, prefer HTTP for a while. The zero value means its
-	// defaults; see FlapGuard.
+	// Flap is the flapping guard; the zero value means its defaults.
 	Flap FlapGuard
 	// Preference is the remembered transport to start with, as the SDK
-	// persisted it (see Preference.MarshalText); the zero value remembers
-	// nothing. Engine.Preference returns the current one to persist.
+	// persisted it; the zero value remembers nothing.
 	Preference reconnect.Preference
 	// PreferenceTTL is how long a remembered transport is used; 0 means
-	// DefaultPreferenceTTL. It must not be negative.
+	// reconnect.DefaultPreferenceTTL (24 h).
 	PreferenceTTL time.Duration
 	// RememberTransport makes PolicyWebSocketFirst and PolicyHTTPFirst
-	// remember and use the transport preference too; PolicyWebSocketCheck
-	// always does, as the SDK it models does.
+	// keep the preference too, as PolicyWebSocketCheck always does.
 	RememberTransport bool
-	// Source draws the RTB1 jitter and the fallback host order; nil means
-	// DefaultSource. The engine calls it only from Step. A Source shared by
-	// engines stepped on different goroutines must be safe for concurrent
-	// use: DefaultSource is, a *rand.Rand is not (give each engine its own,
-	// or guard a shared one with a lock; see the package's Concurrency
-	// section).
+	// CanRenewToken says the SDK has a means to renew its token (an API
+	// key, an authCallback or an authUrl: RSA4a). Then a token error
+	// (reconnect.FailureToken: statusCode 401, code 40140–40149) makes the
+	// engine ask for one renewal (ActionRenewToken) and retry at once with
+	// the new token (RTN14b, RTN15h2); without it a token error is final:
+	// FAILED (RTN15h1, RSA4a2). An SDK that never uses tokens never reports
+	// a token error, so this changes nothing for it (docs/engine.md, Token
+	// errors).
+	CanRenewToken bool
+	// Source draws the jitter and the host order; nil means DefaultSource.
+	// Engines on several goroutines need one safe for concurrent use.
 	Source reconnect.Source
 
-	// The storm-safe options (opt-in; zero keeps the spec's behaviour; see
-	// docs/storm-safe-reconnect.md).
-
-	// ReconnectWindow, when positive, spreads the immediate reconnect after
-	// an unexpected drop (RTN15a) over a window: the engine enters
-	// DISCONNECTED with retryIn = ReconnectWindow × u for one draw u, and
-	// reconnects when that retry timer fires (ReasonReconnect, no retry
-	// number consumed). At most MaxReconnectWindow (1 m) and shorter than
-	// connectionStateTtl.
+	// The storm-safe options, off at 0 (docs/storm-safe-reconnect.md).
+	// ReconnectWindow spreads the reconnect after a drop over
+	// reconnect.WindowWait(ReconnectWindow, ImmediateShare, u): at most
+	// MaxReconnectWindow and under Timeouts.ConnectionStateTTL.
 	ReconnectWindow time.Duration
-	// ImmediateShare, with a ReconnectWindow, is the share of drops that
-	// still reconnect at once: the window's draw u below ImmediateShare
-	// reconnects at once (as RTN15a), any other waits ReconnectWindow ×
-	// (u − ImmediateShare) / (1 − ImmediateShare). In [0, 1); ignored
-	// without a window.
-	ImmediateShare float64
-	// RetrySpread, when positive, widens RTB1b's jitter: a DISCONNECTED
-	// retry waits SpreadRetryDelay(disconnectedRetryTimeout, n,
-	// RetrySpread, u), initial × coefficient × (1 − RetrySpread × u), in
-	// place of (1 − 0.2u). In [0, 1]; 0 means RTB1's 0.2, 1 is full jitter.
-	RetrySpread float64
-	// SuspendedSpread, when positive, jitters SUSPENDED retries:
-	// suspendedRetryTimeout × (1 − SuspendedSpread × u) for one draw u per
-	// retry, in place of the flat interval of RTN14e. In [0, 1]; 0 keeps it
-	// flat.
-	SuspendedSpread float64
+	ImmediateShare  float64 // in [0, 1): the share that reconnects at once
+	RetrySpread     float64 // in [0, 1]: RTB1b's jitter, reconnect.SpreadRetryDelay
+	SuspendedSpread float64 // in [0, 1]: SUSPENDED jitter, reconnect.SpreadDelay
 }
 
-// DefaultConfig returns the spec's defaults: DefaultTimeouts, the 2 s short
-// circuit, the default endpoint, websocket and HTTP both available, the
-// websocket-first policy and the default source. The default endpoint is
-// Ably's: main.realtime.ably.net and its fallback hosts. For your own
-// service set Config.Endpoint (for example Endpoint: "rt.example.com" and
-// FallbackHosts).
-func DefaultConfig() Config {
+// Defaults returns the spec's defaults for every field but Endpoint,
+// which has none: reconnect.DefaultTimeouts, the 2 s short circuit,
+// websocket and HTTP both available and PolicyWebSocketFirst. Name your hosts in
+// Config.Endpoint (for example Endpoint: "rt.example.com" and
+// FallbackHosts); New rejects the Config until you do.
+func Defaults() Config {
 	return Config{
 		Timeouts:     reconnect.DefaultTimeouts(),
 		ShortCircuit: reconnect.DefaultShortCircuit,
@@ -130,43 +111,64 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first invalid field of c as a *FieldError, or nil.
+// AblyConfig is the preset for Ably's service: Defaults with Ably's
+// endpoint rules (Endpoint.Ably), whose hosts are main.realtime.ably.net
+// and main.[a-e].fallback.ably-realtime.com; set Endpoint.Endpoint to a
+// routing policy id such as "sandbox" for others. Give the runner
+// runner.AblyConnectivityCheck with it.
+func AblyConfig() Config {
+	c := Defaults()
+	c.Endpoint.Ably = true
+	return c
+}
+
+// Validate reports the first invalid field of c as a *FieldError naming
+// it, its value and what is expected, or nil. A missing endpoint comes
+// first.
 func (c Config) Validate() error {
-	if err := c.Timeouts.Validate(); err != nil {
-		return inConfig(err)
-	}
-	switch {
-	case c.ShortCircuit < 0:
-		return &reconnect.FieldError{Field: "Config.ShortCircuit", Value: c.ShortCircuit.String(), Problem: "must not be negative"}
-	case !c.Transports.WebSocket && !c.Transports.HTTP:
-		return &reconnect.FieldError{Field: "Config.Transports", Value: "{}", Problem: "must make at least one transport available"}
-	case c.SlowTimeout < 0:
-		return &reconnect.FieldError{Field: "Config.SlowTimeout", Value: c.SlowTimeout.String(), Problem: "must not be negative"}
-	case c.GiveUpTimeout < 0:
-		return &reconnect.FieldError{Field: "Config.GiveUpTimeout", Value: c.GiveUpTimeout.String(), Problem: "must not be negative"}
-	case c.PreferenceTTL < 0:
-		return &reconnect.FieldError{Field: "Config.PreferenceTTL", Value: c.PreferenceTTL.String(), Problem: "must not be negative"}
-	case c.Policy >= numPolicies:
-		return &reconnect.FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "is not a known policy"}
-	}
-	if err := c.Flap.validate(); err != nil {
-		return err
+	if e := c.Endpoint; !e.Ably && e.Endpoint == "" && e.Environment == "" {
+		return &reconnect.FieldError{Field: "Config.Endpoint.Endpoint", Value: `""`, Problem: `is required: give your service's primary host name, such as "rt.example.com" (for Ably's service, start from AblyConfig)`}
 	}
 	if _, err := reconnect.ResolveHosts(c.Endpoint); err != nil {
 		return inConfig(err)
+	}
+	if err := c.Timeouts.Validate(); err != nil {
+		return inConfig(err)
+	}
+	negative := func(field string, d, def time.Duration) error {
+		return &reconnect.FieldError{Field: "Config." + field, Value: d.String(), Problem: "must not be negative: 0 means the default, " + def.String()}
+	}
+	switch {
+	case c.ShortCircuit < 0:
+		return negative("ShortCircuit", c.ShortCircuit, reconnect.DefaultShortCircuit)
+	case !c.Transports.WebSocket && !c.Transports.HTTP:
+		return &reconnect.FieldError{Field: "Config.Transports", Value: "{WebSocket: false, HTTP: false}", Problem: "must make at least one transport available: set WebSocket, HTTP or both"}
+	case c.SlowTimeout < 0:
+		return negative("SlowTimeout", c.SlowTimeout, DefaultSlowTimeout)
+	case c.GiveUpTimeout < 0:
+		return negative("GiveUpTimeout", c.GiveUpTimeout, DefaultGiveUpTimeout)
+	case c.PreferenceTTL < 0:
+		return negative("PreferenceTTL", c.PreferenceTTL, reconnect.DefaultPreferenceTTL)
+	case c.Policy >= numPolicies:
+		return &reconnect.FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "must be PolicyWebSocketFirst, PolicyHTTPFirst or PolicyWebSocketCheck"}
+	}
+	if err := c.Flap.validate(); err != nil {
+		return err
 	}
 	return c.validateStorm()
 }
 
 // inConfig names a nested field's *FieldError by its path from Config:
 // Timeouts.X becomes Config.Timeouts.X, and ResolveHosts'
-// EndpointOptions.X becomes Config.Endpoint.X.
+// EndpointOptions.X becomes Config.Endpoint.X, in the field and in the
+// message.
 func inConfig(err error) error {
 	fe := *err.(*reconnect.FieldError)
 	if rest, ok := strings.CutPrefix(fe.Field, "EndpointOptions."); ok {
 		fe.Field = "Endpoint." + rest
 	}
 	fe.Field = "Config." + fe.Field
+	fe.Problem = strings.ReplaceAll(fe.Problem, "EndpointOptions.", "Config.Endpoint.")
 	return &fe
 }
 

@@ -8,19 +8,21 @@
 //
 // The SDK feeds Step an Event with the time it happened and performs the
 // Actions it returns: open or dispose a transport, activate one, start or
-// cancel a timer, check connectivity, report a state change. The engine
+// cancel a timer, check connectivity, renew a token, report a state change
+// or an update. The engine
 // performs no IO, reads no clock, starts no goroutine and draws randomness
 // only from Config.Source.
 //
-//	e, err := engine.New(engine.DefaultConfig()) // Ably's hosts; set Config.Endpoint for your own
-//	if err != nil { … }                           // a *reconnect.FieldError naming the field
+//	cfg := engine.Defaults()
+//	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"rt-b.example.com"}}
+//	e, err := engine.New(cfg)
+//	if err != nil { … } // a *reconnect.FieldError naming the field
 //	out := e.Step(now, engine.Event{Kind: engine.EventConnect}, nil)
 //	// out: open a websocket on the primary host, start its connect timer
 //	// and the short-circuit timer, report CONNECTING.
 //
-// DefaultConfig targets Ably's production hosts (main.realtime.ably.net and
-// its fallbacks); set Config.Endpoint (a reconnect.EndpointOptions) to use
-// your own.
+// There is no default host: New rejects a Config without an endpoint.
+// Ably's hosts are a preset, AblyConfig (Endpoint.Ably set).
 //
 // # Spec points
 //
@@ -34,6 +36,11 @@
 //	RTN17f1 DISCONNECTED 500–504 while connected: a fallback host   ActionCheckConnectivity, then ActionOpenTransport
 //	RTN20  network down / up                                        EventNetworkDown, EventNetworkUp
 //	RTN4f  the error of each state change; RTN25 errorReason        Action.Failure, Engine.LastError
+//	RTN21  connectionStateTtl, maxIdleInterval from CONNECTED       Event.Details, Details
+//	RTN15c7 a CONNECTED with an error: its reason, errorReason      Event.Failure of EventTransportConnected
+//	RTN4h, RTN24 UPDATE: conditions change, the state does not      ActionUpdate, EventConnectionDetails
+//	RTN23a the idle timer, reset by any activity                    TimerIdle, EventActivity, Event.LastActivity
+//	RTN14b, RTN15h token errors: one renewal, or FAILED             Config.CanRenewToken, ActionRenewToken, EventTokenRenewal, TimerRenewToken
 //	liveness: a websocket that flaps gives way to HTTP              FlapGuard, Config.Flap, TimerFlapHold
 //	ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
 //	the transport preference (spec §4)                              Config.Preference, Engine.Preference
@@ -45,7 +52,15 @@
 //
 //   - Every state change carries the failure that caused it (the zero
 //     reconnect.Failure, FailureNone, for none); LastError is the failure
-//     of the last state change that carried one, cleared on CONNECTED.
+//     of the last state change or update that carried one, cleared on a
+//     CONNECTED without an error.
+//   - A change of conditions while CONNECTED (a later CONNECTED message,
+//     the upgrade's new transport) is an ActionUpdate, never a state change
+//     from CONNECTED to CONNECTED (RTN4h).
+//   - Activity is a time, not a timer restart: EventActivity emits
+//     nothing, and the idle timer, when it fires, starts again for what
+//     remains after the last activity, so an SDK may report activity once
+//     per message or only when the timer fires.
 //   - The retry count resets on entering CONNECTED and on entering
 //     SUSPENDED; the immediate reconnect after an unexpected drop does not
 //     consume a retry number.

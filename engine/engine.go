@@ -10,25 +10,6 @@ import (
 	"github.com/reconnect-go/reconnect"
 )
 
-// checkPurpose is why a connectivity check is in flight.
-type checkPurpose uint8
-
-const (
-	checkNone     checkPurpose = iota
-	checkFallback              // before the next fallback host (RTN17j)
-	checkForced                // before an attempt that starts on a fallback host (RTN17f1)
-)
-
-// wsCheckState is the state of PolicyWebSocketCheck's websocket check.
-type wsCheckState uint8
-
-const (
-	wsCheckNone wsCheckState = iota
-	wsCheckPending
-	wsCheckPassed
-	wsCheckFailed
-)
-
 // immediateReconnectGap is the least time between two immediate
 // reconnects after unexpected drops (RTN15a; one a second).
 const immediateReconnectGap = time.Second
@@ -49,11 +30,12 @@ const immediateReconnectGap = time.Second
 // connected), a late answer to a check, or a time earlier than the last one seen (treated as
 // the last one) is ignored or answered as documented on Step.
 type Engine struct {
+	// Fixed by New (Reset keeps them).
 	cfg   Config
 	hosts reconnect.Hosts
-	order []string // this attempt's host order, drawn when the first fallback is needed
 	src   reconnect.Source
 
+	// The connection, across attempts.
 	state         State
 	now           time.Time
 	retries       int               // attempt number of the last DISCONNECTED retry since the last reset
@@ -64,43 +46,23 @@ type Engine struct {
 	lastReconnect time.Time
 	hadReconnect  bool
 	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
+	flap          flapState
+	pref          reconnect.Preference // the transport preference
+	forceFallback bool                 // the next attempt starts on a fallback host (RTN17f1)
 
-	flap       flapState
+	// What is live: the transports, the timers (one of each kind but
+	// TimerConnect, whose timers live in their transport's slot), and the
+	// last IDs given out, which only grow.
 	transports [maxTransports]transportSlot
-	// singles holds the live timer of each kind but TimerConnect, whose
-	// timers live in their transport's slot: at most one of each.
-	singles   [numTimerKinds]TimerID
-	lastTport TransportID
-	lastTimer TimerID
+	singles    [numTimerKinds]TimerID
+	lastTport  TransportID
+	lastTimer  TimerID
+	lastCheck  CheckID
 
-	// The current attempt.
-	attemptErr  reconnect.Failure   // the last failure of one of its transports
-	flow        reconnect.Transport // the transport that walks the hosts
-	flowStarted bool
-	flowHost    int // index into the host order of the flow's current host
-	// flowDisplaced: the flow's transport turned viable and was closed for
-	// a websocket (rules 1, 2); nothing of the flow is in flight.
-	flowDisplaced bool
-	check         checkPurpose
-	wsCheck       wsCheckState
-	// The checks in flight, by ID (see CheckID): the fallback or forced
-	// connectivity check (while check is not checkNone), the slow
-	// connectivity check (while TimerSlowCheck runs) and the websocket
-	// check (while wsCheck is wsCheckPending). lastCheck is the last ID
-	// given out.
-	checkID, slowCheck, wsCheckID, lastCheck CheckID
-	// firstHost is the host-order index the attempt's first transports
-	// open on: 0, or 1 after a server-directed fallback (RTN17f1).
-	firstHost int
+	att attempt // the current attempt (attempt.go)
 
-	// Across attempts: the transport preference, the transport the current
-	// attempt started on because of it, whether the websocket check in
-	// flight is its background check, and a fallback host forced for the next
-	// attempt (RTN17f1).
-	pref          reconnect.Preference
-	prefStart     reconnect.Transport
-	prefCheck     bool
-	forceFallback bool
+	srv        serverSaid // what the server said about the connection (details.go)
+	renewFirst bool       // the next attempt starts with a token renewal (token.go)
 }
 
 // New returns an engine in state INITIALIZED, or the *FieldError of
@@ -125,7 +87,7 @@ func New(c Config) (*Engine, error) {
 		src = reconnect.DefaultSource()
 	}
 	e := &Engine{cfg: c, hosts: h, src: src, pref: c.Preference}
-	e.order = make([]string, 0, 1+len(h.Fallbacks))
+	e.att.order = make([]string, 0, 1+len(h.Fallbacks))
 	return e, nil
 }
 
@@ -135,7 +97,7 @@ func New(c Config) (*Engine, error) {
 // without allocating. The IDs of new transports and timers start again at
 // 1, so the SDK must drop every transport and timer of the old life first.
 func (e *Engine) Reset() {
-	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, order: e.order[:0], pref: e.cfg.Preference}
+	*e = Engine{cfg: e.cfg, hosts: e.hosts, src: e.src, att: attempt{order: e.att.order[:0]}, pref: e.cfg.Preference}
 }
 
 // Preference returns the transport preference as it stands: what to
@@ -154,9 +116,10 @@ func (e *Engine) State() State { return e.state }
 func (e *Engine) RetryCount() int { return e.retries }
 
 // LastError returns the failure carried by the most recent state change
-// that carried one, like Connection.errorReason (RTN25): the zero Failure
-// once CONNECTED (which carries none, and clears it as the reference
-// JavaScript SDK does) and after a connect from INITIALIZED, CLOSED or
+// or update that carried one, like Connection.errorReason (RTN25): the
+// zero Failure once CONNECTED without an error (which clears it, as the
+// reference JavaScript SDK does; a CONNECTED carrying the message's error,
+// RTN15c7, sets it) and after a connect from INITIALIZED, CLOSED or
 // FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
 // leave it as it was. Each ActionStateChange's own Failure is the error of
 // that change; prefer it when reporting a state change.
@@ -192,6 +155,19 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
 //     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
 //   - EventFatal goes FAILED from any state but CLOSED and FAILED.
+//   - EventTransportConnected carries the CONNECTED message's details
+//     (kept for the connection: RTN21) and error (RTN15c7); a transport
+//     activating while CONNECTED (the upgrade) gives an ActionUpdate
+//     instead of a state change (RTN4h).
+//   - EventConnectionDetails, for the active transport while CONNECTED,
+//     takes its details and gives an ActionUpdate (RTN24); otherwise
+//     ignored.
+//   - EventActivity records the active transport's last activity for the
+//     idle timer (RTN23a) and returns no action.
+//   - A transport lost with a token error while CONNECTING (or the active
+//     one while CONNECTED) asks for one token renewal with
+//     Config.CanRenewToken, else goes FAILED (RTN14b, RTN15h);
+//     EventTokenRenewal answers the renewal in flight.
 func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	if now.Before(e.now) {
 		now = e.now
@@ -212,7 +188,7 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 				out = e.onViable(out, s)
 			}
 			if s.status == slotPending && s.id == ev.Transport {
-				return e.activate(out, s)
+				return e.activate(out, s, ev.Details, ev.Failure)
 			}
 		}
 	case EventTransportFailed, EventTransportClosed:
@@ -224,14 +200,14 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	case EventConnectivity:
 		switch {
 		case ev.Check == 0:
-		case ev.Check == e.slowCheck && e.hasTimer(TimerSlowCheck):
+		case ev.Check == e.att.slowCheck && e.hasTimer(TimerSlowCheck):
 			return e.onSlowCheck(out, ev.Up)
-		case ev.Check == e.checkID && e.check != checkNone:
+		case ev.Check == e.att.checkID && e.att.check != checkNone:
 			out = e.cancelTimers(out, TimerConnectivityCheck)
 			return e.onConnectivity(out, ev.Up)
 		}
 	case EventWebSocketCheck:
-		if ev.Check != 0 && ev.Check == e.wsCheckID && e.wsCheck == wsCheckPending {
+		if ev.Check != 0 && ev.Check == e.att.wsCheckID && e.att.wsCheck == wsCheckPending {
 			return e.onWebSocketCheck(out, ev.Up)
 		}
 	case EventNetworkUp:
@@ -243,6 +219,12 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 			out = e.stopAll(out)
 			return e.setState(out, Failed, ReasonFatal, 0, ev.Failure)
 		}
+	case EventConnectionDetails:
+		return e.onConnectionDetails(out, ev)
+	case EventActivity:
+		e.onActivity(ev)
+	case EventTokenRenewal:
+		return e.onTokenRenewal(out, ev)
 	}
 	return out
 }
@@ -268,7 +250,7 @@ func (e *Engine) onClose(out []Action) []Action {
 		out = e.disposeWhere(out, func(s *transportSlot) bool { return s.status != slotActive })
 		out = e.cancelTimers(out, attemptTimers...)
 		out = e.cancelTimers(out, TimerFlapHold) // no upgrade for a closing connection
-		e.check = checkNone
+		e.att.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0, reconnect.Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
 	case Initialized, Connecting, Disconnected, Suspended:
@@ -284,8 +266,7 @@ func (e *Engine) onNetworkUp(out []Action) []Action {
 		out = e.cancelTimers(out, TimerRetry)
 		return e.startAttempt(out, ReasonNetworkUp)
 	case Connecting:
-		out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-		out = e.cancelTimers(out, attemptTimers...)
+		out = e.abandonAttempt(out)
 		return e.startAttempt(out, ReasonNetworkUp)
 	}
 	return out
@@ -296,13 +277,10 @@ func (e *Engine) onNetworkDown(out []Action) []Action {
 		return out
 	}
 	wasConnected := e.state == Connected
-	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, attemptTimers...)
-	e.check = checkNone
 	// The OS says the network is gone: no route to any host.
 	out = e.enterDisconnected(out, ReasonNetworkDown, reconnect.Failure{Kind: reconnect.FailureUnreachable})
 	if wasConnected {
-		out = e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+		out = e.startTimer(out, TimerStateTTL, e.stateTTL(), 0)
 	}
 	return out
 }
@@ -323,10 +301,10 @@ func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Du
 
 // stopAll disposes every transport and cancels every timer.
 func (e *Engine) stopAll(out []Action) []Action {
-	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+	out = e.disposeAll(out)
 	for k := range e.singles {
 		out = e.cancelKind(out, TimerKind(k))
 	}
-	e.check = checkNone
+	e.att.check = checkNone
 	return out
 }

@@ -14,7 +14,7 @@ import (
 // ignores that answer and waits for the answer of the current attempt's
 // own check.
 func ExampleCheckID() {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Source = fixedSource(0)
 	e, _ := engine.New(cfg)
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)

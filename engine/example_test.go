@@ -18,7 +18,7 @@ func (f fixedSource) Float64() float64 { return float64(f) }
 // The engine driven through a websocket refused by a proxy, the HTTP
 // fallback, a drop and the immediate reconnect, with fake times.
 func ExampleEngine() {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Source = fixedSource(0.5)
 	e, err := engine.New(cfg)
 	if err != nil {

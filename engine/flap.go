@@ -51,11 +51,11 @@ const (
 func (g FlapGuard) validate() error {
 	switch {
 	case g.Drops > MaxFlapDrops:
-		return &reconnect.FieldError{Field: "Config.Flap.Drops", Value: strconv.Itoa(g.Drops), Problem: "must be at most MaxFlapDrops (16)"}
+		return &reconnect.FieldError{Field: "Config.Flap.Drops", Value: strconv.Itoa(g.Drops), Problem: "must be at most MaxFlapDrops (16): 0 means the default, 4, and a negative value turns the guard off"}
 	case g.Window < 0:
-		return &reconnect.FieldError{Field: "Config.Flap.Window", Value: g.Window.String(), Problem: "must not be negative"}
+		return &reconnect.FieldError{Field: "Config.Flap.Window", Value: g.Window.String(), Problem: "must not be negative: 0 means the default, " + DefaultFlapWindow.String()}
 	case g.Hold < 0:
-		return &reconnect.FieldError{Field: "Config.Flap.Hold", Value: g.Hold.String(), Problem: "must not be negative"}
+		return &reconnect.FieldError{Field: "Config.Flap.Hold", Value: g.Hold.String(), Problem: "must not be negative: 0 means the default, " + DefaultFlapHold.String()}
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ type flapState struct {
 // guarded reports whether the engine's policy and transports let the
 // guard act at all.
 func (e *Engine) guarded() bool {
-	return e.cfg.Flap.Drops > 0 && e.cfg.Policy != PolicyWebSocketCheck && e.cfg.Transports.HTTP && e.cfg.Transports.WebSocket
+	return e.cfg.Flap.Drops > 0 && !e.usesWebSocketCheck() && e.cfg.Transports.HTTP && e.cfg.Transports.WebSocket
 }
 
 // preferHTTP reports whether HTTP is preferred now.

@@ -12,7 +12,7 @@ import (
 // the attempt after the last drop opened a websocket.
 func flapRun(t *testing.T, g FlapGuard, drops ...time.Duration) bool {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Flap = g
 	e, err := New(cfg)
 	if err != nil {
@@ -77,7 +77,7 @@ func TestFlapGuardTriggersOnTheKthDropWithinTheWindowInclusive(t *testing.T) {
 // hold do not trigger it again.
 func flapRunAfterHold(t *testing.T, g FlapGuard) bool {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Flap = g
 	e, _ := New(cfg)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -129,13 +129,13 @@ func TestFlapGuardValidation(t *testing.T) {
 		{FlapGuard{Window: -1}, "Config.Flap.Window"},
 		{FlapGuard{Hold: -1}, "Config.Flap.Hold"},
 	} {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		cfg.Flap = c.g
 		if fe, ok := cfg.Validate().(*reconnect.FieldError); !ok || fe.Field != c.field {
 			t.Errorf("%+v: %v, want a *FieldError naming %s", c.g, cfg.Validate(), c.field)
 		}
 	}
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.Flap = FlapGuard{Drops: MaxFlapDrops, Window: 1, Hold: 1}
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("the largest Drops: %v", err)
@@ -147,7 +147,7 @@ func TestFlapGuardValidation(t *testing.T) {
 // hold (an HTTP connection during the hold does not overwrite the reason),
 // and no background websocket check runs until the hold is over.
 func TestFlapGuardRemembersHTTPAsWebSocketUnstable(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.RememberTransport = true
 	cfg.Flap = FlapGuard{Drops: 2, Window: time.Minute, Hold: 5 * time.Minute}
 	e, _ := New(cfg)

@@ -146,9 +146,10 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 			}
 			h.maxTimer = a.Timer
 			h.timers[a.Timer] = harnessTimer{kind: a.TimerKind, due: a.Due, transport: a.Transport}
-			if a.TimerKind == TimerConnectivityCheck || a.TimerKind == TimerSlowCheck {
-				// The timer bounds the connectivity check asked just before.
-				if c, ok := h.checks[h.maxCheck]; ok && c.kind == EventConnectivity && c.timer == 0 {
+			if a.TimerKind == TimerConnectivityCheck || a.TimerKind == TimerSlowCheck || a.TimerKind == TimerRenewToken {
+				// The timer bounds the connectivity check (or the token
+				// renewal) asked just before.
+				if c, ok := h.checks[h.maxCheck]; ok && (c.kind == EventConnectivity) != (a.TimerKind == TimerRenewToken) && c.timer == 0 {
 					c.timer = a.Timer
 					h.checks[h.maxCheck] = c
 				}
@@ -159,16 +160,26 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 			}
 			delete(h.timers, a.Timer)
 			h.endCheckOfTimer(a.Timer)
-		case ActionCheckConnectivity, ActionCheckWebSocket:
+		case ActionCheckConnectivity, ActionCheckWebSocket, ActionRenewToken:
 			if a.Check <= h.maxCheck {
 				return fmt.Errorf("check ID %d reused or out of order", a.Check)
 			}
 			h.maxCheck = a.Check
 			k := EventConnectivity
-			if a.Kind == ActionCheckWebSocket {
+			switch a.Kind {
+			case ActionCheckWebSocket:
 				k = EventWebSocketCheck
+			case ActionRenewToken:
+				k = EventTokenRenewal
+				if !h.cfg.CanRenewToken || h.e.State() != Connecting {
+					return fmt.Errorf("a token renewal asked for without CanRenewToken, or in %v", h.e.State())
+				}
 			}
 			h.checks[a.Check] = harnessCheck{kind: k}
+		case ActionUpdate:
+			if err := h.checkUpdate(a); err != nil {
+				return err
+			}
 		case ActionStateChange:
 			if a.From == Connecting {
 				// The attempt is over, and every check it asked for.
@@ -280,7 +291,7 @@ func (h *engineHarness) checkInvariants(before State, ev Event) error {
 		// timeout, the short circuit, the connectivity check's timeout or
 		// a websocket-check policy or attempt-limit timer. The state-TTL timer always runs
 		// and does not count; nor do the retry, close and flap-hold timers.
-		if !h.hasTimer(TimerConnect, TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt) {
+		if !h.hasTimer(TimerConnect, TimerShortCircuit, TimerConnectivityCheck, TimerWebSocketSlow, TimerWebSocketGiveUp, TimerAttempt, TimerRenewToken) {
 			return fmt.Errorf("stuck CONNECTING: no timer moves the attempt on")
 		}
 	case Disconnected, Suspended:
@@ -369,7 +380,7 @@ func (h *engineHarness) liveIDs() []TransportID {
 // isStaleAnswer reports whether ev answers a check the harness knows is no
 // longer in flight (or never was).
 func (h *engineHarness) isStaleAnswer(ev Event) bool {
-	if ev.Kind != EventConnectivity && ev.Kind != EventWebSocketCheck {
+	if ev.Kind != EventConnectivity && ev.Kind != EventWebSocketCheck && ev.Kind != EventTokenRenewal {
 		return false
 	}
 	c, ok := h.checks[ev.Check]

@@ -367,7 +367,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	c := engine.DefaultConfig()
+	c := engine.AblyConfig()
 	h, err := reconnect.ResolveHosts(c.Endpoint)
 	if err != nil {
 		t.Fatal(err)
@@ -388,6 +388,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"preference": "", "preferenceTtlMs": ms(reconnect.DefaultPreferenceTTL), "rememberTransport": c.RememberTransport,
 		"flapDrops": float64(engine.DefaultFlapDrops), "flapWindowMs": ms(engine.DefaultFlapWindow), "flapHoldMs": ms(engine.DefaultFlapHold),
 		"reconnectWindowMs": ms(c.ReconnectWindow), "immediateShare": c.ImmediateShare, "retrySpread": c.RetrySpread, "suspendedSpread": c.SuspendedSpread,
+		"canRenewToken": c.CanRenewToken,
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

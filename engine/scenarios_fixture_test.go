@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/reconnect-go/reconnect/internal/rows"
@@ -23,10 +24,10 @@ type scenariosFile struct {
 // scenarioEpochUnixMs is the wall clock at atMs 0: 2026-01-01T00:00:00Z.
 const scenarioEpochUnixMs = 1767225600000
 
-func buildScenariosFixture() scenariosFile {
+func buildScenariosFixture(items []scenario) scenariosFile {
 	return scenariosFile{
 		Comment: "The engine end to end: each scenario is a configuration, pinned random draws, and a timeline of events with the exact " +
-			"actions the spec requires. Written by hand from the spec (scenarios_test.go); go test -run Fixture -update writes this file. Do not edit by hand.",
+			"actions the spec requires. Written by hand from the spec (engine/testdata/scenarios/*.txt); go test -run Fixture -update writes this file. Do not edit by hand.",
 		Spec:          "engine",
 		FormatVersion: 2,
 		Units:         map[string]string{"time": "milliseconds from the scenario's start, as JSON integers"},
@@ -37,7 +38,7 @@ func buildScenariosFixture() scenariosFile {
 			"reconnectWindowMs": 0, "immediateShare": 0, "retrySpread": 0, "suspendedSpread": 0,
 			"primaryHost": P, "fallbackHosts": []string{fbHost("a"), fbHost("b"), fbHost("c"), fbHost("d"), fbHost("e")},
 			"slowTimeoutMs": 4000, "giveUpTimeoutMs": 10000, "preference": "", "preferenceTtlMs": 86400000, "rememberTransport": false,
-			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000,
+			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000, "canRenewToken": false,
 		},
 		Clock: map[string]any{
 			"epochUnixMs": scenarioEpochUnixMs, "epoch": "2026-01-01T00:00:00Z",
@@ -51,16 +52,18 @@ func buildScenariosFixture() scenariosFile {
 		},
 		Rows: "docs/engine.md: every row names the scenarios that pin it, and each scenario's rows field lists those rows",
 		Grammar: map[string]string{
-			"events":     "connect | close | viable T<n> | connected T<n> | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity C<n> up|down | websocket-check C<n> up|down | network-up | network-down | fatal <failure>",
+			"events":     "connect | close | viable T<n> | connected T<n>[ <details>] | failed T<n> <failure> | closed T<n> [<failure>] | timer <timer> | connectivity C<n> up|down | websocket-check C<n> up|down | network-up | network-down | fatal <failure> | details T<n>[ <details>] | activity T<n>[ at=<ms>] | token C<n> renewed | token C<n> failed <failure>",
+			"details":    "what a CONNECTED message says, options in any order, each at most once: maxIdleInterval=<ms> connectionStateTtl=<ms> error=<failure> (connectionDetails.maxIdleInterval and connectionStateTtl, and the message's error); connected is the first CONNECTED on the transport, details a later one",
+			"activity":   "the transport received something from the server; at=<ms> says when (no later than the step's time), else at the step's time",
 			"failure":    "<kind>[:<status>[:<server>]] with kind one of dns, unreachable, refused, timeout, http-status, disconnected, token, other",
-			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold | attempt | slow-check  (at most one live timer has each name)",
-			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check C<n> | check-websocket C<n> | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>]",
+			"timer":      "short-circuit | connect T<n> | retry | state-ttl | connectivity-check | close | websocket-slow | websocket-give-up | flap-hold | attempt | slow-check | idle | renew-token  (at most one live timer has each name)",
+			"actions":    "open T<n> <websocket|http> <host> <clean|resume|recover|upgrade> | dispose T<n> | activate T<n> | timer <timer> at=<ms> | cancel <timer> | check C<n> | check-websocket C<n> | renew-token C<n> | state <from> <to> <reason>[ retryIn=<ms>][ error=<failure>] | update <details|transport>[ error=<failure>]",
 			"retryIn":    "present exactly when the new state is disconnected or suspended; milliseconds with up to six decimals",
 			"error":      "the failure the state change carries, present exactly when it carries one; <failure> keeps the status only for http-status and disconnected, and the server only for http-status",
 			"transports": "T1, T2, … number the transports in the order the engine opens them",
-			"checks":     "C1, C2, … number the checks (connectivity and websocket together) in the order the engine asks for them; an answer names the check it answers; C0 names no check",
+			"checks":     "C1, C2, … number the checks (connectivity checks, websocket checks and token renewals together) in the order the engine asks for them; an answer names the check it answers; C0 names no check",
 			"draws":      "the uniform draws the engine's source returns, in order, exactly as many as the engine takes: one per RTB1 delay (each entry into DISCONNECTED with a delay), and min(httpMaxRetryCount, number of fallback hosts) at once when the first connectivity check of an attempt says up (the host order: index floor(u·r) of the r hosts remaining); with the storm-safe options, one for the windowed reconnect after a drop (reconnectWindowMs > 0) and one per SUSPENDED delay (suspendedSpread > 0); docs/engine.md, Draws",
-			"matching":   "within one step the state changes must appear in the given order; the other actions are compared as a multiset (the engine's own order within a step is docs/engine.md's, The order of actions within one step)",
+			"matching":   "within one step every action must appear in the given order, compared as text position by position; no set of actions is unordered (the order is normative: docs/engine.md, The order of actions within one step)",
 			"timerIds":   "timer events name the live timer by kind (connect T<n> for a transport's connect timer); a name with no live timer is a timer the engine never started, which it ignores",
 		},
 		Decisions: []string{
@@ -76,20 +79,25 @@ func buildScenariosFixture() scenariosFile {
 			"a transport that reports connected without being viable first is treated as viable, then connected",
 			"reconnects use resume mode; a connect from INITIALIZED, CLOSED or FAILED is clean",
 			"the flapping guard (websocket-first and http-first): when 4 websockets have activated and then dropped within 5 minutes, attempts open HTTP alone (no short circuit, no upgrade) for 10 minutes; the flap-hold timer then opens an upgrade websocket on an HTTP connection",
-			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure; CONNECTING, CONNECTED, CLOSING and CLOSED carry none",
+			"the connection details of a CONNECTED message hold for the connection (RTN21): its connectionStateTtl replaces the configured one for the state-ttl timer started when the connection is lost, until a fresh connect; its maxIdleInterval m > 0 starts the idle timer, due m + realtimeRequestTimeout after the transport's last activity (RTN23a), which disposes the transport as a drop with a timeout when no activity came",
+			"the connection stays CONNECTED and says so with an update (RTN4h): a later CONNECTED on the active transport (update details, RTN24) and another transport activating (update transport) carry the message's error, which also becomes errorReason; a first CONNECTED carrying an error (RTN15c7) gives its CONNECTED change that error",
+			"a token error (statusCode 401, code 40140–40149) with canRenewToken: one renewal (renew-token) and, renewed, a new attempt at once; a second token error in that attempt, or a renewal that fails, goes DISCONNECTED; a renewal refused with 403 goes FAILED (RSA4d); while CONNECTED the token error is a drop whose next attempt starts with the renewal (RTN15h2); without canRenewToken a token error goes FAILED (RTN15h1, RSA4a2)",
+			"every state change carries the failure that caused it, or none: DISCONNECTED or SUSPENDED after a failed attempt (connect-failed, connectivity-down) carries the last failure reported for one of the attempt's transports (timeout for a connect timeout); a drop carries the drop's failure (none for a clean close); network-down carries unreachable; SUSPENDED at connectionStateTtl carries the failure of the DISCONNECTED it leaves; FAILED carries the fatal failure (or the token error that cannot be renewed, or the renewal refused with 403); CONNECTED carries the error of its CONNECTED message (RTN15c7), none without; CONNECTING, CLOSING and CLOSED carry none",
 		},
-		Items: normalizedScenarios(),
+		Items: normalizeScenarios(items),
 	}
 }
 
-// normalizedScenarios writes empty lists as [] rather than null.
-func normalizedScenarios() []scenario {
-	all := allScenarios()
+// normalizeScenarios fills in each scenario's rows (from docs/engine.md)
+// and writes empty lists as [] rather than null.
+func normalizeScenarios(all []scenario) []scenario {
+	all = slices.Clone(all)
 	for i := range all {
 		all[i].Rows = rows.For(all[i].ID)
 		if all[i].Draws == nil {
 			all[i].Draws = []float64{}
 		}
+		all[i].Steps = slices.Clone(all[i].Steps)
 		for j := range all[i].Steps {
 			if all[i].Steps[j].Expect == nil {
 				all[i].Steps[j].Expect = []string{}
@@ -100,5 +108,5 @@ func normalizedScenarios() []scenario {
 }
 
 func TestFixtureScenariosMatchesOracle(t *testing.T) {
-	checkGolden(t, "scenarios.json", buildScenariosFixture())
+	checkGolden(t, "scenarios.json", buildScenariosFixture(loadScenariosT(t)))
 }

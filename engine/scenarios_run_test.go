@@ -10,7 +10,8 @@ import (
 
 // TestFixtureScenariosAgainstEngine replays every scenario of
 // fixtures/scenarios.json through a real Engine and checks each step's
-// actions (by the fixture's matching rule), state and retry count.
+// actions (by the fixture's matching rule: every action in order), state
+// and retry count.
 func TestFixtureScenariosAgainstEngine(t *testing.T) {
 	data, err := os.ReadFile("../fixtures/scenarios.json")
 	if err != nil {
@@ -46,8 +47,8 @@ func TestFixtureScenariosAgainstEngine(t *testing.T) {
 			}
 			for i, st := range exp.Steps {
 				g := got[i]
-				if !conform.SameActions(g.Actions, st.Expect) {
-					t.Fatalf("step %d (%s):\n got: %q\nwant: %q", i, st.Event, g.Actions, st.Expect)
+				if d := conform.ActionsDiff(g.Actions, st.Expect); d != "" {
+					t.Fatalf("step %d (%s): %s\n got: %q\nwant: %q", i, st.Event, d, g.Actions, st.Expect)
 				}
 				if st.ExpectState != "" && g.State != st.ExpectState {
 					t.Fatalf("step %d: state %s, want %s", i, g.State, st.ExpectState)

@@ -19,15 +19,15 @@ const MaxReconnectWindow = time.Minute
 func (c Config) validateStorm() error {
 	switch {
 	case c.ReconnectWindow < 0 || c.ReconnectWindow > MaxReconnectWindow:
-		return &reconnect.FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be between 0 and 1m"}
+		return &reconnect.FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be between 0 (off) and MaxReconnectWindow, 1m0s"}
 	case c.ReconnectWindow >= c.Timeouts.ConnectionStateTTL:
-		return &reconnect.FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be shorter than Timeouts.ConnectionStateTTL"}
+		return &reconnect.FieldError{Field: "Config.ReconnectWindow", Value: c.ReconnectWindow.String(), Problem: "must be shorter than Timeouts.ConnectionStateTTL, " + c.Timeouts.ConnectionStateTTL.String()}
 	case !(c.ImmediateShare >= 0 && c.ImmediateShare < 1):
-		return &reconnect.FieldError{Field: "Config.ImmediateShare", Value: fmt.Sprint(c.ImmediateShare), Problem: "must be at least 0 and below 1"}
+		return &reconnect.FieldError{Field: "Config.ImmediateShare", Value: fmt.Sprint(c.ImmediateShare), Problem: "must be at least 0 and below 1: the share of drops that reconnect at once"}
 	case !(c.RetrySpread >= 0 && c.RetrySpread <= 1):
-		return &reconnect.FieldError{Field: "Config.RetrySpread", Value: fmt.Sprint(c.RetrySpread), Problem: "must be between 0 and 1"}
+		return &reconnect.FieldError{Field: "Config.RetrySpread", Value: fmt.Sprint(c.RetrySpread), Problem: "must be between 0 (RTB1's jitter) and 1 (full jitter)"}
 	case !(c.SuspendedSpread >= 0 && c.SuspendedSpread <= 1):
-		return &reconnect.FieldError{Field: "Config.SuspendedSpread", Value: fmt.Sprint(c.SuspendedSpread), Problem: "must be between 0 and 1"}
+		return &reconnect.FieldError{Field: "Config.SuspendedSpread", Value: fmt.Sprint(c.SuspendedSpread), Problem: "must be between 0 (a flat interval) and 1 (full jitter)"}
 	}
 	return nil
 }

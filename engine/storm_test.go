@@ -27,14 +27,14 @@ func TestConfigValidateRejectsBadStormSafeFields(t *testing.T) {
 		{"Config.ImmediateShare", func(c *Config) { c.ImmediateShare = math.NaN() }},
 		{"Config.SuspendedSpread", func(c *Config) { c.SuspendedSpread = math.Inf(1) }},
 	} {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		c.set(&cfg)
 		var fe *reconnect.FieldError
 		if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: err = %v, want a FieldError for %s", cfg, err, c.field)
 		}
 	}
-	cfg := DefaultConfig()
+	cfg := AblyConfig()
 	cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = time.Minute, 1, 1
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestConfigValidateRejectsBadStormSafeFields(t *testing.T) {
 // reconnect and leaves the retry count alone.
 func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		cfg := DefaultConfig()
+		cfg := AblyConfig()
 		cfg.Endpoint.Endpoint = rapid.SampledFrom([]string{"", "rt.example.com"}).Draw(t, "endpoint")
 		cfg.Timeouts.ConnectionStateTTL = time.Duration(rapid.SampledFrom([]int{5, 30, 120}).Draw(t, "ttlSeconds")) * time.Second
 		cfg.ReconnectWindow = time.Duration(rapid.IntRange(0, 4000).Draw(t, "windowMs")) * time.Millisecond

@@ -35,38 +35,33 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 			return e.enterSuspended(out, ReasonStateTTL, e.stateErr)
 		case Connecting:
 			// SUSPENDED at that moment, also in the middle of an attempt.
-			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
 			return e.enterDisconnected(out, ReasonStateTTL, e.stateErr)
 		}
 	case TimerConnectivityCheck:
-		if e.check != checkNone {
+		if e.att.check != checkNone {
 			return e.onConnectivity(out, false)
 		}
 	case TimerWebSocketSlow:
 		return e.onSlowTimer(out)
 	case TimerWebSocketGiveUp:
-		if e.state == Connecting && e.flow == reconnect.WebSocket {
-			if e.wsCheck == wsCheckPassed {
-				return e.maybeEndAttempt(out)
-			}
-			if e.cfg.Transports.HTTP {
-				return e.switchToHTTP(out)
-			}
-			// Without HTTP there is nothing to give up to: the attempt
-			// limit decides.
-		}
+		return e.onGiveUpTimer(out)
 	case TimerFlapHold:
 		return e.onFlapHoldOver(out)
 	case TimerAttempt:
 		if e.state == Connecting {
-			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-			return e.enterDisconnected(out, ReasonConnectFailed, e.attemptErr)
+			return e.enterDisconnected(out, ReasonConnectFailed, e.att.err)
 		}
 	case TimerSlowCheck:
 		return e.onSlowCheck(out, false)
+	case TimerIdle:
+		return e.onIdleTimer(out) // idle.go
+	case TimerRenewToken:
+		if e.state == Connecting && e.att.renewal != 0 {
+			return e.renewalDone(out, false, reconnect.Failure{Kind: reconnect.FailureTimeout}) // token.go
+		}
 	case TimerClose:
 		if e.state == Closing {
-			out = e.disposeWhere(out, func(*transportSlot) bool { return true })
+			out = e.disposeAll(out)
 			return e.setState(out, Closed, ReasonClosed, 0, reconnect.Failure{})
 		}
 	}

@@ -39,7 +39,7 @@ type transportSlot struct {
 }
 
 func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
-	if e.cfg.Policy == PolicyWebSocketCheck {
+	if e.usesWebSocketCheck() {
 		out = e.onOpened(out, s)
 	}
 	pending, active := e.find(slotPending), e.find(slotActive)
@@ -62,7 +62,7 @@ func (e *Engine) onViable(out []Action, s *transportSlot) []Action {
 // (liveness).
 func (e *Engine) noteDisplaced(s *transportSlot) {
 	if s.role == roleFlow {
-		e.flowDisplaced = true
+		e.att.flowDisplaced = true
 	}
 }
 
@@ -70,7 +70,7 @@ func (e *Engine) noteDisplaced(s *transportSlot) {
 // attempt. A flow displaced by a websocket counts as not started: it has
 // nothing in flight and must start again if that websocket is lost.
 func (e *Engine) transportState() reconnect.TransportState {
-	return reconnect.TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.flowStarted && !e.flowDisplaced,
+	return reconnect.TransportState{HTTPAvailable: e.cfg.Transports.HTTP, HTTPStarted: e.att.flowStarted && !e.att.flowDisplaced,
 		Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
 }
 
@@ -81,8 +81,9 @@ func kindOf(s *transportSlot) reconnect.Transport {
 	return s.kind
 }
 
-// activate makes the pending transport s active.
-func (e *Engine) activate(out []Action, s *transportSlot) []Action {
+// activate makes the pending transport s active, with the details d and
+// the error f of the CONNECTED message it received.
+func (e *Engine) activate(out []Action, s *transportSlot, d Details, f reconnect.Failure) []Action {
 	out = e.cancelConnectTimer(out, s)
 	if prev := e.find(slotActive); prev != nil {
 		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
@@ -90,7 +91,7 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 	s.status = slotActive
 	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
 	out = e.cancelTimers(out, attemptTimers...)
-	e.check = checkNone
+	e.att.check = checkNone
 	if s.kind == reconnect.WebSocket {
 		// Nothing can do better than an active websocket: close the rest.
 		out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
@@ -98,17 +99,17 @@ func (e *Engine) activate(out []Action, s *transportSlot) []Action {
 		out = e.disposeWhere(out, lateWebSocket)
 	}
 	if e.usesPreference() {
-		e.prefStart = reconnect.NoTransport
+		e.att.prefStart = reconnect.NoTransport
 		if !(s.kind == reconnect.HTTP && e.preferHTTP()) { // keep "websocket-unstable" through the hold
 			e.pref = e.pref.Apply(reconnect.PreferenceEventConnected, s.kind, e.now)
 		}
 	}
 	if e.state != Connected {
-		e.retries, e.ttlExpired, e.everConnected = 0, false, true
+		e.retries, e.ttlExpired = 0, false
 		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
-		out = e.setState(out, Connected, ReasonConnected, 0, reconnect.Failure{})
 	}
-	if k, m := reconnect.UpgradeAfterActivation(s.kind, e.cfg.Transports); k != reconnect.NoTransport && e.cfg.Policy != PolicyWebSocketCheck {
+	out = e.announceActive(out, d, f) // CONNECTED, or an UPDATE; the idle timer (details.go)
+	if k, m := reconnect.UpgradeAfterActivation(s.kind, e.cfg.Transports); k != reconnect.NoTransport && e.upgradesHTTP() {
 		if e.preferHTTP() {
 			// No upgrade until the flapping guard's hold is over.
 			if !e.hasTimer(TimerFlapHold) {
@@ -137,6 +138,9 @@ func lateWebSocket(o *transportSlot) bool {
 
 // onTransportLost handles a transport that failed or closed.
 func (e *Engine) onTransportLost(out []Action, s *transportSlot, f reconnect.Failure) []Action {
+	if e.takesTokenError(s, f) {
+		return e.onTokenError(out, f) // token.go
+	}
 	if s.status == slotActive {
 		return e.onDrop(out, f)
 	}
@@ -151,26 +155,24 @@ func (e *Engine) lose(out []Action, s *transportSlot, f reconnect.Failure) []Act
 		return out // an upgrade websocket failing, or a leftover
 	}
 	if f.Kind != reconnect.FailureNone {
-		e.attemptErr = f
+		e.att.err = f
 	}
-	if e.cfg.Policy == PolicyWebSocketCheck {
-		if wasPending {
-			return e.onPendingLost(out, f)
-		}
-		if r == roleFlow && e.flow == reconnect.WebSocket && e.wsCheck == wsCheckFailed {
-			return out // the failed websocket check stopped the walk: the give-up timer decides
-		}
+	if wasPending && e.usesWebSocketCheck() {
+		return e.onPendingLost(out, f)
+	}
+	if r == roleFlow && e.walkStopped() {
+		return out // the give-up timer decides
 	}
 	switch r {
 	case roleShortCircuit:
 		if reconnect.HTTPOnWebSocketFailure(e.transportState()) {
-			if e.flowDisplaced {
+			if e.att.flowDisplaced {
 				return e.reopenFlow(out)
 			}
 			return e.startFlow(out)
 		}
 	case roleFlow:
-		if reconnect.ShouldFallback(f) && e.flowHost+1 < e.hostCount() {
+		if reconnect.ShouldFallback(f) && e.att.flowHost+1 < e.hostCount() {
 			return e.askConnectivity(out, checkFallback)
 		}
 	}
@@ -182,15 +184,20 @@ func (e *Engine) onDrop(out []Action, f reconnect.Failure) []Action {
 	if a := e.find(slotActive); a != nil && a.kind == reconnect.WebSocket && e.state == Connected {
 		e.noteWebSocketDrop()
 	}
-	out = e.disposeWhere(out, func(*transportSlot) bool { return true })
-	out = e.cancelTimers(out, attemptTimers...)
-	e.check, e.wsCheck = checkNone, wsCheckNone
+	out = e.abandonAttempt(out)
 	if e.state == Closing {
 		out = e.cancelTimers(out, TimerClose)
 		return e.setState(out, Closed, ReasonClosed, 0, reconnect.Failure{})
 	}
 	out = e.reconnect(out, f)
-	return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
+	return e.startTimer(out, TimerStateTTL, e.stateTTL(), 0)
+}
+
+// sendsToFallback reports whether failure f, a transport's loss, sends the
+// next attempt to a fallback host (RTN17f1): a DISCONNECTED with a
+// qualifying status (500–504), when there is a fallback host.
+func (e *Engine) sendsToFallback(f reconnect.Failure) bool {
+	return f.Kind == reconnect.FailureDisconnected && reconnect.ShouldFallback(f) && e.hostCount() > 1
 }
 
 // reconnect goes DISCONNECTED after a drop and reconnects at once (RTN15a;
@@ -201,7 +208,7 @@ func (e *Engine) onDrop(out []Action, f reconnect.Failure) []Action {
 // 500–504) makes the next attempt check the internet and start on a
 // fallback host, and forgets the transport preference.
 func (e *Engine) reconnect(out []Action, f reconnect.Failure) []Action {
-	if f.Kind == reconnect.FailureDisconnected && reconnect.ShouldFallback(f) && e.hostCount() > 1 {
+	if e.sendsToFallback(f) {
 		e.forceFallback = true
 		if e.usesPreference() {
 			e.pref = e.pref.Apply(reconnect.PreferenceEventServerFallback, reconnect.NoTransport, e.now)
@@ -234,13 +241,24 @@ func (e *Engine) open(out []Action, k reconnect.Transport, host string, m reconn
 	return out // cannot happen: at most three transports are ever live
 }
 
+// dispose closes transport s: its connect timer cancelled first, and for
+// the active transport its idle timer right after (idle.go).
 func (e *Engine) dispose(out []Action, s *transportSlot) []Action {
 	out = e.cancelConnectTimer(out, s)
 	out = append(out, Action{Kind: ActionDisposeTransport, Transport: s.id})
+	if s.status == slotActive {
+		out = e.cancelKind(out, TimerIdle)
+	}
 	*s = transportSlot{}
 	return out
 }
 
+// disposeAll disposes every live transport.
+func (e *Engine) disposeAll(out []Action) []Action {
+	return e.disposeWhere(out, func(*transportSlot) bool { return true })
+}
+
+// disposeWhere disposes the live transports pred selects.
 func (e *Engine) disposeWhere(out []Action, pred func(*transportSlot) bool) []Action {
 	for i := range e.transports {
 		if s := &e.transports[i]; s.status != slotFree && pred(s) {

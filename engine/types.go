@@ -75,13 +75,21 @@ const (
 	ReasonCloseRequested
 	// ReasonClosed: the close completed.
 	ReasonClosed
-	// ReasonFatal: a fatal error was reported.
+	// ReasonFatal: a fatal error was reported, or a token error that
+	// cannot be renewed (Config.CanRenewToken false: RTN15h1, RSA4a2), or
+	// a renewal refused with status 403 (RSA4d).
 	ReasonFatal
+	// ReasonDetails: the active transport received another CONNECTED
+	// protocol message (EventConnectionDetails, RTN24): an ActionUpdate.
+	ReasonDetails
+	// ReasonTransport: another transport became active while CONNECTED
+	// (the upgrade websocket taking over from HTTP): an ActionUpdate.
+	ReasonTransport
 	numReasons
 )
 
 var reasonNames = [numReasons]string{"none", "connect-requested", "retry", "reconnect", "network-up", "connected", "dropped",
-	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal"}
+	"connect-failed", "connectivity-down", "network-down", "state-ttl", "close-requested", "closed", "fatal", "details", "transport"}
 
 // String returns the reason's name, e.g. "connect-failed".
 func (r Reason) String() string { return enumName(reasonNames[:], int(r), "Reason") }
@@ -95,10 +103,12 @@ type TransportID uint64
 type TimerID uint64
 
 // CheckID names one check the engine asked for: a connectivity check
-// (ActionCheckConnectivity) or a websocket check (ActionCheckWebSocket).
-// IDs are 1, 2, 3, … in the order the engine asks for checks, both kinds
-// counted together; 0 is never a check, so an answer carrying 0 is
-// rejected as unknown.
+// (ActionCheckConnectivity), a websocket check (ActionCheckWebSocket) or
+// a token renewal (ActionRenewToken). IDs are 1, 2, 3, … in the order the
+// engine asks for them, the three kinds counted together; 0 is never a
+// check, so an answer carrying 0 is rejected as unknown. A renewal is in
+// flight from its ActionRenewToken until it is answered, its
+// TimerRenewToken fires or its attempt ends.
 //
 // The SDK returns the ID with the answer (Event.Check). The engine acts on
 // an answer only while its check is in flight: an answer to a check whose
@@ -132,7 +142,11 @@ const (
 	// status. Package runner documents the same moments for transports.
 	EventTransportViable
 	// EventTransportConnected: transport Event.Transport received the
-	// realtime CONNECTED protocol message (the first one on it).
+	// realtime CONNECTED protocol message (the first one on it), with
+	// Event.Details the connectionDetails it carries (RTN21; the zero
+	// Details for none) and Event.Failure its error (RTN15c7, RTN16l: a
+	// resume or recovery that failed; the zero Failure for none). A later
+	// CONNECTED message on the same transport is EventConnectionDetails.
 	EventTransportConnected
 	// EventTransportFailed: transport Event.Transport failed, with
 	// Event.Failure saying how.
@@ -160,11 +174,32 @@ const (
 	// Event.Up says whether a websocket to the check host opened. An
 	// answer for a check no longer in flight is ignored (see CheckID).
 	EventWebSocketCheck
+	// EventConnectionDetails: the active transport Event.Transport
+	// received another CONNECTED protocol message after its first (RTN24:
+	// a reauthorisation, for example), with Event.Details its
+	// connectionDetails and Event.Failure its error. While CONNECTED the
+	// details replace those in force and an ActionUpdate reports it
+	// (RTN4h); for any other transport, or in any other state, it is
+	// ignored.
+	EventConnectionDetails
+	// EventActivity: the active transport Event.Transport received
+	// something from the server (any message, or a transport-level ping:
+	// RTN23a) at Event.LastActivity, or at the event's own time when
+	// LastActivity is the zero Time. It only records the time, with no
+	// action and no allocation: an SDK can feed one per message, or keep
+	// the time itself and feed one with LastActivity just before it feeds
+	// TimerIdle (see TimerIdle).
+	EventActivity
+	// EventTokenRenewal: token renewal Event.Check has answered:
+	// Event.Up is whether a new token was obtained; when not,
+	// Event.Failure says why (http-status 403 for RSA4d's refusal). An
+	// answer for a renewal no longer in flight is ignored (see CheckID).
+	EventTokenRenewal
 	numEventKinds
 )
 
 var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
-	"connectivity", "network-up", "network-down", "fatal", "websocket-check"}
+	"connectivity", "network-up", "network-down", "fatal", "websocket-check", "details", "activity", "token"}
 
 // String returns the kind's name, e.g. "viable".
 func (k EventKind) String() string { return enumName(eventNames[:], int(k), "EventKind") }
@@ -175,11 +210,18 @@ type Event struct {
 	Kind      EventKind
 	Transport TransportID
 	Timer     TimerID
-	// Check is the check an EventConnectivity or EventWebSocketCheck
-	// answers: the Action.Check of the action that asked for it.
+	// Check is the check an EventConnectivity, EventWebSocketCheck or
+	// EventTokenRenewal answers: the Action.Check of the action that
+	// asked for it.
 	Check   CheckID
 	Failure reconnect.Failure
 	Up      bool
+	// Details is what a CONNECTED message's connectionDetails say
+	// (EventTransportConnected, EventConnectionDetails).
+	Details Details
+	// LastActivity is when the transport last received something
+	// (EventActivity); the zero Time means the event's own time.
+	LastActivity time.Time
 }
 
 // TimerKind says what a timer the engine starts is for.
@@ -220,10 +262,21 @@ const (
 	// PolicyWebSocketCheck's slow timer asks for; when it fires that check
 	// counts as down.
 	TimerSlowCheck
+	// TimerIdle: the active transport's idle limit, maxIdleInterval +
+	// realtimeRequestTimeout after its last activity (RTN23a), started
+	// when a transport activates with a maxIdleInterval above 0. It is
+	// not restarted by EventActivity: when it fires, the engine restarts
+	// it for what remains if the last activity recorded is recent enough,
+	// and otherwise disposes of the transport as a drop with
+	// FailureTimeout (RTN15). Disposing of the active transport cancels it.
+	TimerIdle
+	// TimerRenewToken: realtimeRequestTimeout for a token renewal
+	// (RSA4c); when it fires the renewal has failed with FailureTimeout.
+	TimerRenewToken
 	numTimerKinds
 )
 
-var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"}
+var timerNames = [numTimerKinds]string{"none", "short-circuit", "connect", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check", "idle", "renew-token"}
 
 // String returns the kind's name, e.g. "short-circuit".
 func (k TimerKind) String() string { return enumName(timerNames[:], int(k), "TimerKind") }
@@ -267,10 +320,22 @@ const (
 	// Event.Check = Action.Check (PolicyWebSocketCheck, and a remembered
 	// HTTP's background check).
 	ActionCheckWebSocket
+	// ActionRenewToken: obtain a new token (RTN14b, RTN15h2) and feed
+	// EventTokenRenewal with the outcome and Event.Check = Action.Check.
+	// Asked only for a token error (reconnect.FailureToken) with
+	// Config.CanRenewToken set, at most once per attempt.
+	ActionRenewToken
+	// ActionUpdate: the connection stays CONNECTED but its conditions
+	// changed (RTN4h): the SDK emits its UPDATE event, with previous and
+	// current CONNECTED, for Action.Reason (ReasonDetails: new connection
+	// details, RTN24; ReasonTransport: another transport is active),
+	// carrying Action.Failure as the change's reason (the zero Failure for
+	// none; a failure also becomes Engine.LastError).
+	ActionUpdate
 	numActionKinds
 )
 
-var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket"}
+var actionNames = [numActionKinds]string{"", "open", "dispose", "activate", "timer", "cancel", "check", "state", "check-websocket", "renew-token", "update"}
 
 // String returns the kind's short name, e.g. "open".
 func (k ActionKind) String() string { return enumName(actionNames[:], int(k), "ActionKind") }
@@ -286,14 +351,15 @@ type Action struct {
 	Reason        Reason
 	Transport     TransportID
 	Timer         TimerID
-	// Check is the ID of the check an ActionCheckConnectivity or
-	// ActionCheckWebSocket asks for; its answer carries it back.
+	// Check is the ID of the check an ActionCheckConnectivity,
+	// ActionCheckWebSocket or ActionRenewToken asks for; its answer
+	// carries it back.
 	Check   CheckID
 	Host    string
 	Due     time.Time
 	RetryIn time.Duration
-	// Failure is the failure a state change carries (ActionStateChange
-	// only): the zero Failure for none.
+	// Failure is the failure a state change or an update carries
+	// (ActionStateChange, ActionUpdate): the zero Failure for none.
 	Failure reconnect.Failure
 }
 
@@ -316,6 +382,14 @@ func (a Action) String() string {
 		return "check C" + strconv.FormatUint(uint64(a.Check), 10)
 	case ActionCheckWebSocket:
 		return "check-websocket C" + strconv.FormatUint(uint64(a.Check), 10)
+	case ActionRenewToken:
+		return "renew-token C" + strconv.FormatUint(uint64(a.Check), 10)
+	case ActionUpdate:
+		s := "update " + a.Reason.String()
+		if a.Failure.Kind != reconnect.FailureNone {
+			s += " error=" + a.Failure.String()
+		}
+		return s
 	case ActionStateChange:
 		s := "state " + a.From.String() + "→" + a.To.String() + " retryIn=" + a.RetryIn.String() + " reason=" + a.Reason.String()
 		if a.Failure.Kind != reconnect.FailureNone {

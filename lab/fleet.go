@@ -16,8 +16,8 @@ type FleetOptions struct {
 	// Clients is how many runner-driven clients to start (at least 1).
 	Clients int
 	// Config is the engine configuration of every client (start from
-	// engine.DefaultConfig()). An empty Config.Endpoint.Endpoint is
-	// set to the server's primary host, with its fallback hosts.
+	// engine.Defaults()). An empty Config.Endpoint.Endpoint is set to
+	// the server's primary host, with its fallback hosts.
 	Config engine.Config
 	// Spread spreads the clients' connect requests evenly over this
 	// duration; 0 starts them all at once.

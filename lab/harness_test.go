@@ -18,7 +18,7 @@ import (
 // Each test states the margins its assertions leave; they hold on a
 // loaded 2-core machine (the tests also run under the race detector).
 func scaled() engine.Config {
-	c := engine.DefaultConfig()
+	c := engine.AblyConfig()
 	c.ShortCircuit = 100 * time.Millisecond
 	c.Timeouts.DisconnectedRetry = 300 * time.Millisecond
 	c.Timeouts.SuspendedRetry = 500 * time.Millisecond

@@ -73,7 +73,7 @@ func TestNamedFaults(t *testing.T) {
 // README's table (measured with many more clients), not asserted here.
 func TestCompareRunsBothSides(t *testing.T) {
 	noLeaks(t)
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = 200 * time.Millisecond
 	for _, p := range BuiltinProfiles() {
 		if p.Name != "proxy-blackholes-websocket" {

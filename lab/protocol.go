@@ -30,6 +30,7 @@ const (
 	msgDisconnected = "DISCONNECTED" // DISCONNECTED <status>
 	msgClose        = "CLOSE"        // client to server: please close
 	msgClosed       = "CLOSED"       // server to client: closed as asked
+	msgMessage      = "MESSAGE"      // MESSAGE <text>: an application message (Options.Message)
 )
 
 // message is a parsed protocol message.
@@ -37,6 +38,7 @@ type message struct {
 	kind   string
 	id     string
 	status int
+	text   string
 }
 
 // parseMessage reads one message; an unknown or malformed one has kind "".
@@ -50,6 +52,10 @@ func parseMessage(s string) message {
 	case msgClose, msgClosed:
 		if arg == "" {
 			return message{kind: kind}
+		}
+	case msgMessage:
+		if arg != "" {
+			return message{kind: kind, text: arg}
 		}
 	case msgDisconnected:
 		if st, err := strconv.Atoi(arg); err == nil && st >= 0 && st <= 999 {

@@ -10,7 +10,7 @@ import (
 // or to none, and a parsed message written back out parses the same.
 func FuzzParseMessage(f *testing.F) {
 	for _, s := range []string{"CONNECTED c1", "DISCONNECTED 503", "CLOSE", "CLOSED\n", "DISCONNECTED x",
-		"DISCONNECTED 1000", "CONNECTED", "", " CONNECTED  c2 ", "CLOSED extra"} {
+		"DISCONNECTED 1000", "CONNECTED", "", " CONNECTED  c2 ", "CLOSED extra", "MESSAGE hello", "MESSAGE", "MESSAGE  two words "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -28,6 +28,11 @@ func FuzzParseMessage(f *testing.F) {
 			again = msgDisconnected + " " + strconv.Itoa(m.status)
 		case msgClose, msgClosed:
 			again = m.kind
+		case msgMessage:
+			if m.text == "" {
+				t.Fatalf("%q: a MESSAGE without text", s)
+			}
+			again = msgMessage + " " + m.text
 		default:
 			t.Fatalf("%q: unknown kind %q", s, m.kind)
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -36,6 +37,11 @@ type Options struct {
 	// OnEvent, if set, is called for every server-side event, from the
 	// server's goroutines (it must be safe for concurrent use and quick).
 	OnEvent func(ServerEvent)
+	// Message, if not empty, is an application message the server sends
+	// right after every CONNECTED ("MESSAGE <Message>"), so that a client
+	// can time the first message delivered, not only CONNECTED. It must
+	// be one line.
+	Message string
 }
 
 // Server is the lab's loopback server: one 127.0.0.1 listener per host
@@ -81,6 +87,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.CheckHost == "" {
 		opts.CheckHost = DefaultCheckHost
+	}
+	if strings.ContainsAny(opts.Message, "\r\n") {
+		return nil, errors.New("lab: Options.Message must be one line")
 	}
 	if opts.PollTimeout <= 0 {
 		opts.PollTimeout = 2 * time.Second

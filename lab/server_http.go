@@ -104,6 +104,9 @@ func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte(msgConnected + " " + id + "\n"))
+	if s.opts.Message != "" {
+		_, _ = w.Write([]byte(msgMessage + " " + s.opts.Message + "\n"))
+	}
 	ev("connected")
 	switch {
 	case f == fateKillAfter:

@@ -125,6 +125,10 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ev("connected")
+	if s.opts.Message != "" && c.Write(cctx, websocket.MessageText, []byte(msgMessage+" "+s.opts.Message)) != nil {
+		ev("closed")
+		return
+	}
 	if f == fateKillAfter {
 		ev("killed")
 		return

@@ -49,7 +49,7 @@ type SoakOptions struct {
 // longer compare like with like (every client on one active websocket).
 // The guard is tested in package engine and the simulator.
 func SoakConfig() engine.Config {
-	c := engine.DefaultConfig()
+	c := engine.AblyConfig()
 	c.Flap.Drops = -1
 	c.ShortCircuit = 150 * time.Millisecond
 	c.Timeouts.DisconnectedRetry = time.Second

@@ -65,7 +65,7 @@ func ConfirmTimeouts(ctx context.Context, p Profile, o TimeoutConfirmOptions) (T
 		return tc, err
 	}
 	st, err := sim.Run(sim.SweepConfig{Profiles: []Profile{p}, Timeouts: o.Timeouts, Policies: []engine.Policy{engine.PolicyWebSocketFirst},
-		Clients: o.SimClients, Horizon: o.Horizon, Seed: o.Seed, Base: engine.DefaultConfig()})
+		Clients: o.SimClients, Horizon: o.Horizon, Seed: o.Seed, Base: engine.AblyConfig()})
 	if err != nil {
 		return tc, err
 	}
@@ -140,7 +140,7 @@ func labTimes(ctx context.Context, pf ProfileFaults, t time.Duration, clients in
 	if err := pf.Apply(s); err != nil {
 		return nil, 0, err
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = t
 	f, err := StartFleet(ctx, s, FleetOptions{Clients: clients, Config: cfg, Spread: o.Spread})
 	if err != nil {

@@ -47,6 +47,23 @@ type Client struct {
 	// PollTimeout bounds one long poll's wait for the server's answer;
 	// 0 means 30 s.
 	PollTimeout time.Duration
+	// Query, if not empty, is added to the query of every request the
+	// transports make ("client=3"), so that a proxy can tell whose
+	// request it is. It must be a valid, encoded query.
+	Query string
+	// OnMessage, if set, receives the text of every application message
+	// (Options.Message) a transport receives, from the transport's
+	// goroutine, until the transport ends or is closed.
+	OnMessage func(text string)
+}
+
+// query returns the query parameters to append to a URL that already has
+// a query: "" or "&" + Query.
+func (c *Client) query() string {
+	if c.Query == "" {
+		return ""
+	}
+	return "&" + c.Query
 }
 
 // Open opens a transport of kind k to host in mode m; rep receives its
@@ -81,6 +98,7 @@ func (c *Client) CheckConnectivity(ctx context.Context, url string) bool {
 // request and the done signal. Only the transport's goroutine reports.
 type lifecycle struct {
 	rep       Reporter
+	onMessage func(string)
 	ctx       context.Context // done after Close
 	cancel    context.CancelFunc
 	closeReq  chan struct{}
@@ -102,6 +120,13 @@ func (l *lifecycle) Done() <-chan struct{} { return l.done }
 
 // live reports whether reports still go out.
 func (l *lifecycle) live() bool { return !l.ended && l.ctx.Err() == nil }
+
+// message delivers an application message while reports still go out.
+func (l *lifecycle) message(text string) {
+	if l.live() && l.onMessage != nil {
+		l.onMessage(text)
+	}
+}
 
 func (l *lifecycle) viable() {
 	if l.live() && !l.viableNow {

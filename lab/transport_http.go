@@ -16,6 +16,7 @@ import (
 // line arrived. Then it polls until the session ends.
 func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn {
 	l := newLifecycle(rep)
+	l.onMessage = c.OnMessage
 	hc := &http.Client{Transport: &http.Transport{DialContext: c.Dial, MaxIdleConnsPerHost: 2}}
 	pollTimeout := c.PollTimeout
 	if pollTimeout <= 0 {
@@ -25,7 +26,7 @@ func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn 
 	go func() {
 		defer close(l.done)
 		defer hc.CloseIdleConnections()
-		id, f := connectLongPoll(l, hc, base+PathConnect+"?mode="+m.String())
+		id, f := connectLongPoll(l, hc, base+PathConnect+"?mode="+m.String()+c.query())
 		if id == "" {
 			l.end(f)
 			return
@@ -38,14 +39,14 @@ func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn 
 			defer close(closer)
 			select {
 			case <-l.closeReq:
-				if post(ctx, hc, base+PathClose+"?session="+id) == msgClosed {
+				if post(ctx, hc, base+PathClose+"?session="+id+c.query()) == msgClosed {
 					closed <- reconnect.Failure{}
 					cancel()
 				}
 			case <-ctx.Done():
 			}
 		}()
-		f = pollLongPoll(ctx, hc, base+PathRecv+"?session="+id, pollTimeout)
+		f = pollLongPoll(ctx, hc, base+PathRecv+"?session="+id+c.query(), pollTimeout)
 		select {
 		case <-l.closeReq:
 			// The poll may end before the close request's answer is read.
@@ -61,7 +62,7 @@ func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn 
 		if l.ctx.Err() != nil {
 			// Closed by Close: abort the session, bounded by a second.
 			actx, acancel := context.WithTimeout(context.Background(), time.Second)
-			post(actx, hc, base+PathClose+"?session="+id+"&abort=1")
+			post(actx, hc, base+PathClose+"?session="+id+"&abort=1"+c.query())
 			acancel()
 		}
 		l.end(f)
@@ -101,12 +102,22 @@ func connectLongPoll(l *lifecycle, hc *http.Client, url string) (string, reconne
 		return "", runner.Classify(nil, resp)
 	}
 	l.viable()
-	line, err := bufio.NewReader(io.LimitReader(resp.Body, 1<<10)).ReadString('\n')
+	br := bufio.NewReader(io.LimitReader(resp.Body, 1<<10))
+	line, err := br.ReadString('\n')
 	if msg := parseMessage(line); err != nil || msg.kind != msgConnected {
 		return "", reconnect.Failure{Kind: reconnect.FailureUnreachable}
 	}
 	l.connectedNow()
-	return id, reconnect.Failure{}
+	// The rest of the body: the application messages sent with CONNECTED.
+	for {
+		line, err := br.ReadString('\n')
+		if msg := parseMessage(line); msg.kind == msgMessage {
+			l.message(msg.text)
+		}
+		if err != nil {
+			return id, reconnect.Failure{}
+		}
+	}
 }
 
 // pollLongPoll polls the session until it ends, and returns why.

@@ -2,6 +2,8 @@ package lab
 
 import (
 	"context"
+	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -163,4 +165,73 @@ func TestConnectivityCheck(t *testing.T) {
 	if c.CheckConnectivity(hctx, s.CheckURL()) {
 		t.Fatal("hanging check said up")
 	}
+}
+
+// With Options.Message the server sends an application message right
+// after CONNECTED on both transports; the client hands it to OnMessage,
+// and every request it makes carries Client.Query.
+func TestMessageAndQuery(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			queries := make(chan string, 64)
+			s, err := NewServer(Options{Message: "hello there"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			msgs := make(chan string, 4)
+			c := &Client{Query: "client=7", OnMessage: func(text string) { msgs <- text },
+				Dial: func(ctx context.Context, network, address string) (net.Conn, error) {
+					conn, err := s.DialContext(ctx, network, address)
+					if err != nil {
+						return nil, err
+					}
+					return &sniffConn{Conn: conn, first: queries}, nil
+				}}
+			rep, ch := recorder()
+			conn := c.Open(k, s.Primary(), reconnect.ModeClean, rep)
+			next(t, ch)
+			next(t, ch)
+			select {
+			case m := <-msgs:
+				if m != "hello there" {
+					t.Fatalf("message %q, want %q", m, "hello there")
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("no application message after CONNECTED")
+			}
+			conn.Close()
+			waitDone(t, conn)
+			close(queries)
+			n := 0
+			for q := range queries {
+				n++
+				if !strings.Contains(q, "client=7") {
+					t.Fatalf("a request without the client's query: %q", q)
+				}
+			}
+			if n == 0 {
+				t.Fatal("no request seen")
+			}
+		})
+	}
+	if _, err := NewServer(Options{Message: "two\nlines"}); err == nil {
+		t.Fatal("a two-line Message was accepted")
+	}
+}
+
+// sniffConn sends the request line of each request written on it.
+type sniffConn struct {
+	net.Conn
+	first chan<- string
+}
+
+func (c *sniffConn) Write(b []byte) (int, error) {
+	if line, _, ok := strings.Cut(string(b), "\r\n"); ok && strings.Contains(line, " HTTP/1.1") {
+		select {
+		case c.first <- line:
+		default:
+		}
+	}
+	return c.Conn.Write(b)
 }

@@ -2,9 +2,7 @@ package lab
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"sync"
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
@@ -15,31 +13,18 @@ import (
 // the upgrade with 101. Connected: its CONNECTED message arrived.
 func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn {
 	l := newLifecycle(rep)
-	// The websocket library keeps the dial error only as text: keep the
-	// error itself, so that a refusal reads as one.
-	var mu sync.Mutex
-	var dialErr error
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true,
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			conn, err := c.Dial(ctx, network, addr)
-			mu.Lock()
-			dialErr = err
-			mu.Unlock()
-			return conn, err
-		}}}
+	l.onMessage = c.OnMessage
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DialContext: c.Dial}}
 	go func() {
 		defer close(l.done)
-		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String(),
+		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String()+c.query(),
 			&websocket.DialOptions{HTTPClient: hc})
 		if resp != nil && resp.Body != nil && err != nil {
 			resp.Body.Close()
 		}
 		if err != nil {
-			mu.Lock()
-			if dialErr != nil {
-				err = dialErr
-			}
-			mu.Unlock()
+			// The library wraps the dial's error (%w): Classify reads a
+			// refusal or an unknown host from it as it is.
 			l.end(runner.Classify(err, resp))
 			return
 		}
@@ -77,6 +62,8 @@ func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
 		switch msg := parseMessage(string(data)); msg.kind {
 		case msgConnected:
 			l.connectedNow()
+		case msgMessage:
+			l.message(msg.text)
 		case msgDisconnected:
 			fail = reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: msg.status}
 		case msgClosed:

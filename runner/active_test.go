@@ -65,7 +65,7 @@ func (t *holdTransport) closing() (called, returned bool) {
 func TestActiveIsNilWhileTheReplacedTransportCloses(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &holdDialer{release: make(chan struct{})}
-		r, err := New(t.Context(), Options{Config: engine.DefaultConfig(), Dialer: d,
+		r, err := New(t.Context(), Options{Config: engine.AblyConfig(), Dialer: d,
 			CheckConnectivity: func(context.Context) bool { return true }})
 		if err != nil {
 			t.Fatal(err)

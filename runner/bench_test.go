@@ -28,7 +28,7 @@ func (d benchDialer) Open(_ context.Context, _ OpenRequest, report Reporter) Tra
 // the clock as a loop would: the floor the runner adds to.
 func BenchmarkBareStep(b *testing.B) {
 	b.ReportAllocs()
-	e, _ := engine.New(engine.DefaultConfig())
+	e, _ := engine.New(engine.AblyConfig())
 	out := make([]engine.Action, 0, 32)
 	out = e.Step(time.Now(), engine.Event{Kind: engine.EventConnect}, out[:0])
 	id := openedID(out)
@@ -78,7 +78,7 @@ func BenchmarkRunnerEventInline(b *testing.B) {
 	d := &syncDialer{}
 	var connected atomic.Bool
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: true, OnStateChange: func(c StateChange) {
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: true, OnStateChange: func(c StateChange) {
 		if c.To == engine.Connected {
 			connected.Store(true)
 		}
@@ -150,7 +150,7 @@ func benchRunnerCycleWith(b *testing.B, d Dialer, inline bool, afterOpen ...func
 	b.ReportAllocs()
 	connected := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: inline, OnStateChange: func(c StateChange) {
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: inline, OnStateChange: func(c StateChange) {
 		if c.To == engine.Connected {
 			connected <- struct{}{}
 		}
@@ -195,7 +195,7 @@ func BenchmarkIdleConnections(b *testing.B) {
 		g0 := runtime.NumGoroutine()
 		rs := make([]*Runner, n)
 		for i := range rs {
-			r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, OnStateChange: func(StateChange) {}})
+			r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, OnStateChange: func(StateChange) {}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -227,7 +227,7 @@ func waitIdle(rs []*Runner) {
 	for _, r := range rs {
 		for {
 			r.mu.Lock()
-			busy := r.running || r.busy || r.sending || r.workers > 0
+			busy := r.sh.running || r.sh.busy || r.sh.changes.busy || r.sh.workers > 0
 			r.mu.Unlock()
 			if !busy {
 				break

@@ -42,35 +42,44 @@ type StateChange struct {
 	Stopped bool
 }
 
-// queueChange queues c for OnStateChange; r.mu is held. With
-// MaxQueuedChanges waiting, the oldest is dropped and counted in the next
-// one delivered.
-func (r *Runner) queueChange(c StateChange) {
-	if r.onChange == nil {
-		return
-	}
-	if len(r.changes)-r.head >= MaxQueuedChanges {
-		r.changes[r.head] = StateChange{}
-		r.head++
-		r.missed++
-	}
-	if len(r.changes) == cap(r.changes) && r.head > 0 { // reuse the room of those delivered
-		n := copy(r.changes, r.changes[r.head:])
-		clear(r.changes[n:])
-		r.changes, r.head = r.changes[:n], 0
-	}
-	r.changes = append(r.changes, c)
+// changeQueue holds the state changes waiting for OnStateChange, in
+// order; the shell's, under Runner.mu.
+type changeQueue struct {
+	list   []StateChange // list[head:] wait
+	head   int
+	missed int  // dropped since the last one delivered
+	busy   bool // a goroutine is calling OnStateChange
 }
 
-// nextChange takes the oldest queued change, with the count of those
-// dropped before it; r.mu is held and a change is queued.
-func (r *Runner) nextChange() StateChange {
-	c := r.changes[r.head]
-	r.changes[r.head] = StateChange{}
-	if r.head++; r.head == len(r.changes) {
-		r.changes, r.head = r.changes[:0], 0
+// push queues c. With MaxQueuedChanges waiting, the oldest is dropped and
+// counted in the next one delivered.
+func (q *changeQueue) push(c StateChange) {
+	if len(q.list)-q.head >= MaxQueuedChanges {
+		q.list[q.head] = StateChange{}
+		q.head++
+		q.missed++
 	}
-	c.Missed, r.missed = r.missed, 0
+	if len(q.list) == cap(q.list) && q.head > 0 { // reuse the room of those delivered
+		n := copy(q.list, q.list[q.head:])
+		clear(q.list[n:])
+		q.list, q.head = q.list[:n], 0
+	}
+	q.list = append(q.list, c)
+}
+
+// waiting reports whether a change waits and nobody is inside
+// OnStateChange to deliver it.
+func (q *changeQueue) waiting() bool { return q.head < len(q.list) && !q.busy }
+
+// pop takes the oldest queued change, with the count of those dropped
+// before it; a change is queued.
+func (q *changeQueue) pop() StateChange {
+	c := q.list[q.head]
+	q.list[q.head] = StateChange{}
+	if q.head++; q.head == len(q.list) {
+		q.list, q.head = q.list[:0], 0
+	}
+	c.Missed, q.missed = q.missed, 0
 	return c
 }
 
@@ -82,5 +91,5 @@ func (r *Runner) callOnChange(c StateChange) {
 			r.recovered("OnStateChange", 0, v)
 		}
 	}()
-	r.onChange(c)
+	r.set.onChange(c)
 }

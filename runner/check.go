@@ -2,14 +2,7 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha1"
-	"encoding/base64"
-	"io"
-	"net/http"
-	"strings"
 
-	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 )
 
@@ -29,79 +22,33 @@ func CheckIDFrom(ctx context.Context) (engine.CheckID, bool) {
 	return id, ok
 }
 
-// DefaultWebSocketCheckURL is the websocket check host of
-// PolicyWebSocketCheck, as the JavaScript SDK that ships the policy sets
-// it (wsConnectivityCheckUrl).
-const DefaultWebSocketCheckURL = "wss://ws-up.ably-realtime.com"
-
-// maxCheckBody is how much of a connectivity check response is read: "yes"
-// and some white space fit many times over.
-const maxCheckBody = 512
-
-// HTTPConnectivityCheck returns the default connectivity check (RTN17j):
-// GET url with client and judge the response with reconnect.ConnectivityUp
-// (a 2xx status and a body that, trimmed, is exactly "yes"). A failed
-// request, or none before ctx is done, is down. At most 512 bytes of the
-// body are read.
-func HTTPConnectivityCheck(client *http.Client, url string) func(ctx context.Context) bool {
-	return func(ctx context.Context) bool {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return false
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxCheckBody))
-		if err != nil {
-			return false
-		}
-		return reconnect.ConnectivityUp(resp.StatusCode, body)
+// startCheck runs c, a connectivity or websocket check the core queued, on
+// a goroutine of its own and feeds its answer as an event of c's kind
+// carrying c's ID. The answer is fed whenever it comes: the engine ignores
+// one whose check is no longer in flight. r.mu is held (see publish).
+func (r *Runner) startCheck(c check) {
+	fn, timeout, where := r.set.checkNet, r.set.timeouts.HTTPRequest, "CheckConnectivity"
+	if c.kind == engine.EventWebSocketCheck {
+		fn, timeout, where = r.set.checkWS, r.set.timeouts.RealtimeRequest, "CheckWebSocket"
 	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		ctx, cancel := context.WithTimeout(context.WithValue(r.set.ctx, checkIDKey{}, c.id), timeout)
+		up := r.runCheck(fn, ctx, where)
+		cancel()
+		r.mu.Lock()
+		r.feed(ownCaller, engine.Event{Kind: c.kind, Check: c.id, Up: up})
+	}()
 }
 
-// WebSocketHandshakeCheck returns the default websocket check of
-// PolicyWebSocketCheck: a websocket opening handshake (RFC 6455) to url
-// ("wss://…" or "ws://…") with client, up when the server answers
-// 101 Switching Protocols with the right Sec-WebSocket-Accept; the
-// connection is closed at once. A failed request, another answer, or none
-// before ctx is done, is down.
-func WebSocketHandshakeCheck(client *http.Client, url string) func(ctx context.Context) bool {
-	httpURL := url
-	switch {
-	case strings.HasPrefix(url, "wss://"):
-		httpURL = "https://" + url[len("wss://"):]
-	case strings.HasPrefix(url, "ws://"):
-		httpURL = "http://" + url[len("ws://"):]
-	}
-	return func(ctx context.Context) bool {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, httpURL, nil)
-		if err != nil {
-			return false
+// runCheck calls the check fn; a check that panics answered down.
+func (r *Runner) runCheck(fn func(context.Context) bool, ctx context.Context, where string) (up bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered(where, 0, v)
+			up = false
 		}
-		var nonce [16]byte
-		_, _ = rand.Read(nonce[:])
-		key := base64.StdEncoding.EncodeToString(nonce[:])
-		req.Header.Set("Connection", "Upgrade")
-		req.Header.Set("Upgrade", "websocket")
-		req.Header.Set("Sec-WebSocket-Version", "13")
-		req.Header.Set("Sec-WebSocket-Key", key)
-		resp, err := client.Do(req)
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		return resp.StatusCode == http.StatusSwitchingProtocols && resp.Header.Get("Sec-WebSocket-Accept") == acceptKey(key)
-	}
-}
-
-// websocketGUID is the fixed GUID of RFC 6455 section 1.3.
-const websocketGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-// acceptKey is the Sec-WebSocket-Accept a server must answer for key.
-func acceptKey(key string) string {
-	h := sha1.Sum([]byte(key + websocketGUID))
-	return base64.StdEncoding.EncodeToString(h[:])
+	}()
+	return fn(ctx)
 }

@@ -1,98 +1,59 @@
 package runner
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
-	"time"
+	"testing/synctest"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
-func TestHTTPConnectivityCheckJudgesTheAnswer(t *testing.T) {
-	cases := []struct {
-		status int
-		body   string
-		up     bool
-	}{
-		{200, "yes", true},
-		{200, "yes\n", true},
-		{204, "", false},
-		{200, "no", false},
-		{503, "yes", false},
-		{200, strings.Repeat("yes ", 1000), false},
-	}
-	for _, c := range cases {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			w.WriteHeader(c.status)
-			_, _ = w.Write([]byte(c.body))
-		}))
-		got := HTTPConnectivityCheck(srv.Client(), srv.URL)(context.Background())
-		srv.Close()
-		if got != c.up {
-			t.Errorf("status %d body %.20q: up=%v, want %v", c.status, c.body, got, c.up)
+// TestLateCheckAnswerFromAnEndedAttemptChangesNothing: the runner feeds a
+// check's answer whenever it comes, with the check's ID (CheckIDFrom); a
+// "down" from an attempt that ended (here by the OS network events) while
+// the check hung reaches the engine during the next attempt's own check and
+// changes nothing.
+func TestLateCheckAnswerFromAnEndedAttemptChangesNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, d, net, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
+		refused := reconnect.Failure{Kind: reconnect.FailureRefused}
+		failBoth := func(ws, http engine.TransportID) {
+			t.Helper()
+			d.transport(ws).report.Failed(refused)
+			synctest.Wait()
+			d.transport(http).report.Failed(refused)
+			synctest.Wait()
 		}
-	}
-}
-
-func TestHTTPConnectivityCheckIsDownWithoutAnswer(t *testing.T) {
-	hang := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-hang }))
-	defer srv.Close()
-	defer close(hang)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if HTTPConnectivityCheck(srv.Client(), srv.URL)(ctx) {
-		t.Fatal("up without an answer")
-	}
-	if HTTPConnectivityCheck(srv.Client(), "http://127.0.0.1:0/")(context.Background()) {
-		t.Fatal("up for a refused connection")
-	}
-	if HTTPConnectivityCheck(srv.Client(), "::bad url")(context.Background()) {
-		t.Fatal("up for a malformed URL")
-	}
-}
-
-func TestWebSocketHandshakeCheck(t *testing.T) {
-	upgrade := func(accept func(string) string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			if r.Header.Get("Upgrade") != "websocket" {
-				http.Error(w, "not a websocket", http.StatusBadRequest)
-				return
+		r.Connect()
+		synctest.Wait()
+		failBoth(1, 2) // check C1 asked; it hangs
+		r.NetworkDown()
+		synctest.Wait()
+		r.NetworkUp()
+		synctest.Wait()
+		failBoth(3, 4) // check C2 asked
+		net.mu.Lock()
+		_, has1 := net.byID[1]
+		_, has2 := net.byID[2]
+		net.mu.Unlock()
+		if !has1 || !has2 {
+			t.Fatalf("the check calls carried IDs %v, want C1 and C2", net.byID)
+		}
+		net.answerID(1, false) // the ended attempt's check answers late: down
+		synctest.Wait()
+		if s := r.State(); s != engine.Connecting {
+			t.Fatalf("state %v after the stale answer, want connecting", s)
+		}
+		net.answerID(2, true)
+		synctest.Wait()
+		tr := d.transport(5)
+		if tr == nil || tr.req.Host == d.transport(4).req.Host {
+			t.Fatal("the current check's up opened no fallback host")
+		}
+		for _, c := range rec.all() {
+			if c.Reason == engine.ReasonConnectivityDown {
+				t.Fatalf("state change %+v: the stale down was taken", c)
 			}
-			conn, buf, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-			_, _ = buf.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-				"Sec-WebSocket-Accept: " + accept(r.Header.Get("Sec-WebSocket-Key")) + "\r\n\r\n")
-			_ = buf.Flush()
 		}
-	}
-	cases := []struct {
-		name    string
-		handler http.HandlerFunc
-		up      bool
-	}{
-		{"handshake", upgrade(acceptKey), true},
-		{"wrong accept", upgrade(func(string) string { return "x" }), false},
-		{"rejected", func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "no", http.StatusForbidden) }, false},
-	}
-	for _, c := range cases {
-		srv := httptest.NewServer(c.handler)
-		url := "ws://" + strings.TrimPrefix(srv.URL, "http://")
-		got := WebSocketHandshakeCheck(srv.Client(), url)(context.Background())
-		srv.Close()
-		if got != c.up {
-			t.Errorf("%s: up=%v, want %v", c.name, got, c.up)
-		}
-	}
-}
-
-// TestAcceptKeyMatchesRFC6455 checks the example of RFC 6455 section 1.3.
-func TestAcceptKeyMatchesRFC6455(t *testing.T) {
-	if got := acceptKey("dGhlIHNhbXBsZSBub25jZQ=="); got != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
-		t.Fatalf("acceptKey = %q", got)
-	}
+	})
 }

@@ -11,23 +11,21 @@
 // and transport IDs, fired timers, when to send CLOSE) stay inside the
 // runner.
 //
-//	cfg := engine.DefaultConfig() // Ably's hosts: set cfg.Endpoint for your own
+//	cfg := engine.Defaults()
+//	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"rt-b.example.com"}}
 //	r, err := runner.New(ctx, runner.Options{
 //		Config:            cfg,
-//		Dialer:            myDialer{},                                  // opens your websocket and HTTP transports
-//		CheckConnectivity: myCheck,                                     // nil GETs reconnect.DefaultConnectivityCheckURL (Ably's)
+//		Dialer:            myDialer{},                    // opens your websocket and HTTP transports
+//		CheckConnectivity: myCheck,                       // or runner.NoConnectivityCheck
 //		OnStateChange:     func(c runner.StateChange) { log.Println(c.From, "→", c.To, c.Reason, c.Failure) },
 //	})
 //	if err != nil { … } // a *reconnect.FieldError naming the field
 //	r.Connect()
 //
-// The defaults talk to Ably: engine.DefaultConfig resolves Ably's
-// production hosts, and a nil Options.CheckConnectivity makes the runner
-// GET Ably's connectivity URL (reconnect.DefaultConnectivityCheckURL)
-// before each fallback host; a nil Options.CheckWebSocket (used only by
-// engine.PolicyWebSocketCheck) opens a websocket to DefaultWebSocketCheckURL,
-// Ably's. A complete client over a real websocket and HTTP:
-// examples/client in this repository.
+// Nothing defaults to a vendor's hosts: the endpoint and the connectivity
+// check are required, and Ably's are presets (engine.AblyConfig,
+// AblyConnectivityCheck, AblyWebSocketCheck). A complete client over a
+// real websocket and HTTP: examples/client in this repository.
 //
 // # When a transport reports viable and connected
 //
@@ -47,17 +45,28 @@
 //     connect request with CONNECTED at once gives both moments together:
 //     report Viable, then Connected.
 //
-// Before viable and connected, report Failed with a reconnect.Failure that
-// says how: FailureDNS, FailureUnreachable or FailureRefused from the dial;
-// FailureHTTPStatus with Status and the Server header for a rejected
+// # Transport reports
+//
+// A transport that ends reports it once, with the reconnect.Failure that
+// says how: Failed if it ended before it reported Viable (the dial, the
+// handshake or the connect request failed), Closed once it has reported
+// Viable, whether CONNECTED came or not. A fatal ERROR protocol message is
+// reported with Fatal instead of either. The runner treats Failed and
+// Closed alike: either ends the transport, and what follows depends on the
+// Failure and on whether the engine had made the transport the active one
+// (the attempt moves on, or the connection drops), never on which of the
+// two was called. Nothing is reported after Close: a transport the runner
+// has closed need not report.
+//
+// The Failure: FailureDNS, FailureUnreachable or FailureRefused from the
+// dial; FailureHTTPStatus with Status and the Server header for a rejected
 // handshake or connect request (for example 403 from a proxy that rejects
 // websockets); FailureDisconnected with the error's statusCode for a
-// DISCONNECTED protocol message; FailureToken for a token error. Do not
-// report a timeout: the runner already gives each transport
-// realtimeRequestTimeout to connect and fails it with FailureTimeout.
-// After viable or connected, report Closed when the connection ends: the
-// zero Failure for a clean close (the server's CLOSED after RequestClose),
-// otherwise how it ended. A fatal ERROR protocol message is Fatal.
+// DISCONNECTED protocol message; FailureToken for a token error; the zero
+// Failure for a clean close (the server's CLOSED after RequestClose).
+// Classify and CloseStatusFailure map Go errors and close statuses. Do not
+// report a timeout: the runner gives each transport realtimeRequestTimeout
+// to connect and fails it with FailureTimeout itself.
 //
 // # Closing
 //
@@ -68,42 +77,43 @@
 // runner closes the transport. From any other state Close goes CLOSED at
 // once. Close does not stop the runner; cancelling its context does.
 //
-// # Timers and goroutines
-//
-// The engine's timers share one time.AfterFunc timer, never set later than
-// the earliest of them; when it fires the runner feeds every timer that is
-// due, earliest first (ties in the order the engine started them), and
-// sets it again for the next. A timer that has fired is finished and
-// forgotten; a cancelled one is dropped, and the shared timer is not
-// pushed back for it: it may fire once with nothing due, which costs one
-// wake-up instead of a reset at every step.
+// # Goroutines
 //
 // The engine runs on the goroutine that brings it an event: a call of the
-// SDK's (Connect, a Reporter's Viable, …), the timer's, or a check's. One
-// goroutine runs it at a time; an event that arrives meanwhile is queued
-// for that goroutine, so no call waits for another. What the engine
-// decides that calls the SDK's code (a transport's RequestClose and Close,
-// OnStateChange) is never done inside a call of the SDK's (unless
-// Options.Inline, below): it is done on a goroutine of the runner's,
-// started when there is such work and ended when there is none, so an
-// idle connection holds no goroutine of the runner's, and the SDK may hold
-// its own locks while it calls the runner. Dialer.Open runs on a goroutine
-// of its own for each transport, so a blocking Open stalls nothing; the
-// checks run on goroutines of their own, bounded by their timeouts; while
-// OnStateChange runs, transport calls go on on another goroutine, so a
-// slow callback never holds up the connection.
+// SDK's (a method of the Runner or of a Reporter), the timer's, a check's
+// or an Open's. One goroutine runs it at a time; an event that arrives
+// meanwhile is queued for that goroutine, so no call waits for another.
+// Without Options.Inline (see "Inline calls" for what it changes), a call
+// of the SDK's into the Runner or a Reporter blocks on nothing but the
+// runner's own short lock and never runs the SDK's code, so the SDK may
+// hold its own locks while it calls them, and a transport's Close may wait
+// for a goroutine that is reporting:
+//
+//   - Dialer.Open runs on a goroutine of its own for each transport, so a
+//     blocking Open stalls nothing; Opens of different transports may
+//     overlap.
+//   - RequestClose and Close, one call at a time in the order the engine
+//     decided them, and OnStateChange, one change at a time in order, run
+//     on a goroutine of the runner's, started while there is such work, so
+//     an idle connection (connected, or closed) holds no goroutine of the
+//     runner's; the Close of a transport given up while its Open ran runs
+//     on that Open's goroutine. While OnStateChange runs, the transport
+//     calls go on on another goroutine: a slow callback delays later
+//     changes, never the connection.
+//   - The checks run on goroutines of their own, bounded by their
+//     timeouts, with or without Inline.
+//
+// The engine's timers that come due together fire earliest first, ties in
+// the order the engine started them.
 //
 // # Inline calls
 //
-// Each burst of the SDK's code run on a goroutine of the runner's costs a
-// goroutine hand-off, a few hundred nanoseconds, several times the
-// engine's own step (docs/runner.md in the repository has the figures).
-// An SDK that can promise the following sets Options.Inline, and the
-// runner then calls Dialer.Open, a Transport's RequestClose and Close, and
-// OnStateChange on the goroutine that brought the event, inside the SDK's
-// call into the Runner or a Reporter, after the engine has run and with
-// none of the runner's locks held: no goroutine is started, and an event
-// costs under three times the bare engine step.
+// With Options.Inline the runner calls Dialer.Open, a Transport's
+// RequestClose and Close, and OnStateChange on the goroutine that brought
+// the event, inside the SDK's call into the Runner or a Reporter, after
+// the engine has run and with none of the runner's locks held, and starts
+// no goroutine for them (docs/runner.md in the repository says what that
+// saves). The SDK that sets it promises:
 //
 //   - OnStateChange, RequestClose and Close never take a lock that the SDK
 //     holds while it calls the Runner or a Reporter (Go's locks are not
@@ -134,10 +144,9 @@
 // the context Open is given), stops every timer, cancels the checks, goes
 // CLOSED with one last state change marked Stopped (a runner already
 // CLOSED or FAILED stays so, with no change), and closes Done once that
-// change is delivered and every goroutine it
-// started has ended; an Open still running is waited for at most
-// realtimeRequestTimeout, and its transport is closed as soon as it
-// returns.
+// change is delivered and every goroutine it started has ended; an Open
+// still running is waited for at most realtimeRequestTimeout, and its
+// transport is closed as soon as it returns.
 //
 // # Panics
 //

@@ -4,10 +4,10 @@ import "github.com/reconnect-go/reconnect"
 
 // The effects are the calls into the SDK's code that running the engine
 // decides on, made outside the engine's turn and on the runner's own
-// goroutines: the transports' RequestClose and Close (r.ops, one call at a
-// time, in the order decided) and OnStateChange (r.changes, one change at
-// a time, in order). A goroutine in effects makes the transport calls
-// first, then delivers changes; while one goroutine is inside
+// goroutines: the transports' RequestClose and Close (r.sh.ops, one call
+// at a time, in the order decided) and OnStateChange (r.sh.changes, one
+// change at a time, in order). A goroutine in effects makes the transport
+// calls first, then delivers changes; while one goroutine is inside
 // OnStateChange, transport calls go on on another, so a slow callback
 // delays later changes, never a transport.
 
@@ -17,7 +17,7 @@ type op struct {
 	rep    *reporter
 	t      Transport
 	active bool   // opClose: the transport was active once
-	gen    uint64 // opActivate: r.activeGen when it was queued
+	gen    uint64 // opActivate: activeView.gen when it was queued
 }
 
 type opKind uint8
@@ -28,87 +28,94 @@ const (
 	opActivate                   // Active returns t from now, unless it changed since
 )
 
+// opQueue holds the transport calls waiting for an effects goroutine; the
+// shell's, under Runner.mu.
+type opQueue struct {
+	queue []op
+	spare []op // the buffer of the last calls made, for the next ones; nil while busy
+	busy  bool // a goroutine is making the calls it took from queue
+}
+
+// waiting reports whether a call waits and nobody is making calls.
+func (q *opQueue) waiting() bool { return len(q.queue) > 0 && !q.busy }
+
 // effectsWaiting reports whether a call waits that no goroutine is making:
 // a transport call, or a change while nobody is inside OnStateChange. r.mu
 // is held.
 func (r *Runner) effectsWaiting() bool {
-	return len(r.ops) > 0 && !r.opsBusy || r.head < len(r.changes) && !r.sending
+	return r.sh.ops.waiting() || r.sh.changes.waiting()
 }
 
-// runEffects is an effects goroutine started by turn (as r.effectsFn).
+// runEffects is an effects goroutine started by turn (as settings.effectsFn).
 func (r *Runner) runEffects() {
 	defer r.wg.Done()
 	r.mu.Lock()
-	_, _ = r.effects(false, false)
+	r.effects()
+	r.mu.Unlock()
 }
 
 // effects makes the waiting calls until none is left that it may make; the
-// caller counted itself in r.workers, and effects uncounts it on return.
-// A goroutine counted in r.workers looks at both queues again before it
-// returns, so turn starts another only when none is counted. r.mu is held
-// on entry and released on return; with turn, effects ends the caller's
-// turn (r.turns) as it returns, and with open (inlineTurn's lead) it
-// returns the transport whose Open is next (see nextOpen), if any, or
-// else, when nothing is queued either, ends the lead's r.busy and reports
-// done.
-func (r *Runner) effects(turn, open bool) (next *reporter, done bool) {
+// caller counted itself in r.sh.workers, and effects uncounts it before it
+// returns. A goroutine counted in r.sh.workers looks at both queues again
+// before it returns, so turn starts another only when none is counted.
+// r.mu is held on entry and on return, released during the calls.
+func (r *Runner) effects() {
+	sh := &r.sh
 	for {
 		switch {
-		case len(r.ops) > 0 && !r.opsBusy:
-			r.opsBusy = true
-			r.ops, r.opsRun = r.opsRun[:0], r.ops
-			r.mu.Unlock()
-			for _, o := range r.opsRun {
-				switch o.kind {
-				case opClose:
-					r.closeTransport(o.rep, o.t)
-				case opRequestClose:
-					r.requestClose(o.rep, o.t)
-				case opActivate:
-					r.mu.Lock()
-					if r.activeGen == o.gen {
-						r.active, r.activeRep = o.t, o.rep
-					}
-					r.mu.Unlock()
-				}
-			}
-			r.mu.Lock()
-			for i, o := range r.opsRun {
-				if o.kind == opClose {
-					if o.active {
-						r.closingActive--
-					}
-					r.release(o.rep)
-				}
-				r.opsRun[i] = op{}
-			}
-			r.opsBusy = false
-		case r.head < len(r.changes) && !r.sending:
+		case sh.ops.waiting():
+			r.makeCalls()
+		case sh.changes.waiting():
 			// No transport call waits here unless a goroutine is making
-			// them (opsBusy), and that one looks again.
-			r.sending = true
-			r.workers-- // inside a callback: not looking at the queues
-			c := r.nextChange()
+			// them (ops.busy), and that one looks again.
+			sh.changes.busy = true
+			sh.workers-- // inside a callback: not looking at the queues
+			c := sh.changes.pop()
 			r.mu.Unlock()
 			r.callOnChange(c)
 			r.mu.Lock()
-			r.sending = false
-			r.workers++
+			sh.changes.busy = false
+			sh.workers++
 		default:
-			r.workers--
-			if turn {
-				r.turns.done()
-			}
-			if open {
-				next = r.nextOpen()
-				if next == nil && len(r.inbox) == 0 {
-					r.busy, done = false, true // inlineTurn's lead is done: nothing queued, nothing to open
-				}
-			}
-			r.mu.Unlock()
-			return next, done
+			sh.workers--
+			return
 		}
 	}
+}
+
+// makeCalls makes the queued transport calls, in order; r.mu is held on
+// entry and on return, released during the calls.
+func (r *Runner) makeCalls() {
+	q := &r.sh.ops
+	q.busy = true
+	run := q.queue
+	q.queue, q.spare = q.spare[:0], nil
+	r.mu.Unlock()
+	for _, o := range run {
+		switch o.kind {
+		case opClose:
+			r.closeTransport(o.rep, o.t)
+		case opRequestClose:
+			r.requestClose(o.rep, o.t)
+		case opActivate:
+			r.mu.Lock()
+			if a := &r.sh.active; a.gen == o.gen {
+				a.t, a.rep = o.t, o.rep
+			}
+			r.mu.Unlock()
+		}
+	}
+	r.mu.Lock()
+	for i, o := range run {
+		if o.kind == opClose {
+			if o.active {
+				r.sh.active.closing--
+			}
+			r.release(o.rep)
+		}
+		run[i] = op{}
+	}
+	q.spare, q.busy = run[:0], false
 }
 
 // requestClose calls t.RequestClose; one that panics closed the transport
@@ -144,7 +151,7 @@ const maxFree = 3
 // any report still made through its Reporter is ignored (see reporter).
 // r.mu is held.
 func (r *Runner) release(p *reporter) {
-	if len(r.free) < maxFree {
-		r.free = append(r.free, p)
+	if len(r.sh.free) < maxFree {
+		r.sh.free = append(r.sh.free, p)
 	}
 }

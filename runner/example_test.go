@@ -37,10 +37,13 @@ func (t *loopbackTransport) Close() {}
 func Example() {
 	ctx, stop := context.WithCancel(context.Background())
 	changes := make(chan runner.StateChange, 8)
+	cfg := engine.Defaults()
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com"}
 	r, err := runner.New(ctx, runner.Options{
-		Config:        engine.DefaultConfig(),
-		Dialer:        loopback{},
-		OnStateChange: func(c runner.StateChange) { changes <- c },
+		Config:            cfg,
+		Dialer:            loopback{},
+		CheckConnectivity: runner.NoConnectivityCheck, // no fallback host to check for
+		OnStateChange:     func(c runner.StateChange) { changes <- c },
 	})
 	if err != nil {
 		panic(err)
@@ -65,14 +68,14 @@ func Example() {
 	<-r.Done()
 	// Output:
 	// initialized → connecting connect-requested
-	// connecting → connected by websocket to main.realtime.ably.net
+	// connecting → connected by websocket to rt.example.com
 	// send hello
 	// connected → closing close-requested
 	// closing → closed closed
 }
 
-// HTTPConnectivityCheck is the default connectivity check; an SDK passes
-// its own HTTP client and check URL through Options.CheckConnectivity.
+// HTTPConnectivityCheck is the connectivity check of RTN17j; an SDK passes
+// it, with its own HTTP client and check URL, as Options.CheckConnectivity.
 func ExampleHTTPConnectivityCheck() {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "yes")

@@ -207,7 +207,7 @@ func (s *extSDK) numTransports() int {
 }
 
 func extConfig() engine.Config {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Transports = reconnect.Availability{WebSocket: true}
 	return cfg
 }

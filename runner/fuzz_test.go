@@ -45,7 +45,7 @@ func fuzzRun(t *testing.T, data []byte, inline bool) {
 	var mu sync.Mutex
 	var changes []StateChange
 	var panics []*PanicError
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check, Inline: inline,
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check, Inline: inline,
 		OnStateChange: func(c StateChange) {
 			mu.Lock()
 			changes = append(changes, c)

@@ -48,7 +48,7 @@ func TestInlineRunsTheSDKsCodeWithinTheCall(t *testing.T) {
 		defer cancel()
 		d := newMemDialer()
 		var log changeLog
-		r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: true, OnStateChange: log.add})
+		r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: true, OnStateChange: log.add})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestInlineCallbacksThatCallBackRunAfterTheCurrentOne(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		s := &reentrantSDK{}
-		r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: s, Inline: true, OnStateChange: s.onChange})
+		r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: s, CheckConnectivity: NoConnectivityCheck, Inline: true, OnStateChange: s.onChange})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestAStaleReporterCannotReachTheTransportThatReusesItsSlot(t *testing.T) {
 			defer cancel()
 			d := newMemDialer()
 			var log changeLog
-			r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, Inline: inline, OnStateChange: log.add})
+			r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: inline, OnStateChange: log.add})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,10 +56,10 @@ func (e *PanicError) Unwrap() error {
 // panic. A panic in OnPanic itself is dropped.
 func (r *Runner) recovered(where string, id engine.TransportID, v any) {
 	pe := &PanicError{Where: where, Transport: id, Value: v, Stack: debug.Stack()}
-	if r.onPanic == nil {
+	if r.set.onPanic == nil {
 		log.Printf("%v\n%s", pe, pe.Stack)
 		return
 	}
 	defer func() { _ = recover() }()
-	r.onPanic(pe)
+	r.set.onPanic(pe)
 }

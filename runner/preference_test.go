@@ -12,7 +12,7 @@ import (
 // persist it; a runner given it back starts on the remembered HTTP.
 func TestPreferenceCarriesToTheNextRunner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		cfg.RememberTransport = true
 		r, d, _, _ := newTestRunner(t, t.Context(), cfg)
 		if p := r.Preference(); p.Transport != reconnect.NoTransport {

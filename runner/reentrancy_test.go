@@ -76,7 +76,7 @@ func (s *lockingSDK) last() *lockingTransport {
 func TestCallsIntoTheRunnerWithTheSDKsLockHeldNeverDeadlock(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		sdk := &lockingSDK{mu: make(chanLock, 1)}
-		r, err := New(t.Context(), Options{Config: engine.DefaultConfig(), Dialer: sdk,
+		r, err := New(t.Context(), Options{Config: engine.AblyConfig(), Dialer: sdk,
 			CheckConnectivity: func(context.Context) bool { return true }, OnStateChange: sdk.onChange})
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +172,7 @@ func (t *readerTransport) Close() {
 func TestACloseThatWaitsForTheReportingGoroutineNeverDeadlocks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &readerDialer{failed: make(chan struct{})}
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		cfg.Endpoint.Endpoint = "rt.example.com" // no fallback hosts: each failure ends the attempt
 		r, err := New(t.Context(), Options{Config: cfg, Dialer: d,
 			CheckConnectivity: func(context.Context) bool { return true }})

@@ -55,6 +55,12 @@ func TestScenariosThroughRunnerMatchEngine(t *testing.T) {
 	ids, ins := loadScenarios(t)
 	for i, in := range ins {
 		t.Run(ids[i], func(t *testing.T) {
+			if awaitsTheRunner[ids[i]] != usesServerVocabulary(in) {
+				t.Fatalf("awaitsTheRunner must list exactly the scenarios that use what the runner cannot feed yet")
+			}
+			if awaitsTheRunner[ids[i]] {
+				t.Skip("uses connection details, activity or token renewal, which the runner does not report yet")
+			}
 			if ids[i] == "preference-expired-at-its-ttl" {
 				// The runner reads the wall clock, which starts in 2000 in a
 				// synctest bubble, where a preference remembered in 2025 is
@@ -70,6 +76,53 @@ func TestScenariosThroughRunnerMatchEngine(t *testing.T) {
 			})
 		})
 	}
+}
+
+// awaitsTheRunner are the scenarios that use what the runner cannot feed or
+// perform yet: the details of a CONNECTED message (connected T<n> with
+// options, details T<n>), activity, and token renewal (canRenewToken,
+// renew-token, token C<n>). The engine's own tests and the conformance
+// harness run them; the runner's replay skips exactly these, by name.
+var awaitsTheRunner = map[string]bool{
+	"server-connection-state-ttl-replaces-the-option":          true,
+	"server-connection-state-ttl-forgotten-by-a-fresh-connect": true,
+	"server-connected-while-connected-is-an-update":            true,
+	"server-update-carries-the-messages-error":                 true,
+	"server-upgrade-is-an-update":                              true,
+	"server-connected-carries-the-failed-resume-error":         true,
+	"server-connected-carries-the-failed-recovery-error":       true,
+	"idle-silence-reconnects":                                  true,
+	"idle-activity-pushes-the-deadline-back":                   true,
+	"idle-activity-reported-when-the-timer-fires":              true,
+	"idle-steady-pings-keep-the-connection":                    true,
+	"idle-no-timer-without-max-idle-interval":                  true,
+	"idle-timer-goes-with-its-transport":                       true,
+	"idle-timer-in-closing-does-nothing":                       true,
+	"token-error-while-connecting-renewed-connects":            true,
+	"token-error-while-connecting-renewal-fails":               true,
+	"token-error-again-after-the-renewal":                      true,
+	"token-error-while-connected-renewed-resumes":              true,
+	"token-error-while-connected-renewal-fails":                true,
+	"token-error-on-the-resume-renews-once":                    true,
+	"token-renewal-refused-with-403-fails":                     true,
+	"token-renewal-times-out":                                  true,
+	"token-error-abandons-the-whole-attempt":                   true,
+	"token-error-websocket-check":                              true,
+	"token-error-while-connected-rate-limited":                 true,
+}
+
+// usesServerVocabulary reports whether a scenario uses any of that.
+func usesServerVocabulary(in conform.ScenarioInput) bool {
+	if in.Config.CanRenewToken {
+		return true
+	}
+	for _, st := range in.Steps {
+		f := strings.Fields(st.Event)
+		if len(f) > 0 && (f[0] == "details" || f[0] == "activity" || f[0] == "token" || f[0] == "connected" && len(f) > 2) {
+			return true
+		}
+	}
+	return false
 }
 
 // engineAlone is the engine's state changes, opens and disposes per step,

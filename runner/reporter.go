@@ -8,22 +8,17 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// Reporter is how a transport tells the runner what happened to it. The
-// runner gives each transport its own Reporter in Dialer.Open: a small
-// value (a pointer and the transport's ID), so that opening a transport
-// allocates nothing; copy it freely. Its methods never block on anything
-// but the runner's own short lock, never call the SDK's code (unless
-// Options.Inline asks them to), are safe for concurrent use and may be
-// called from any goroutine, with the SDK's locks held (not with
-// Options.Inline); the runner feeds them to the engine in the order they were
-// called, once Dialer.Open has returned (a report runs the engine on the
-// calling goroutine, a few hundred nanoseconds, and with Options.Inline the
-// SDK's code it decides, unless another goroutine is running them, which
-// then takes the report). Each kind of report counts
-// once, and nothing counts after Failed, Closed or Fatal: later and
-// repeated reports are ignored (a Fatal after Failed or Closed too), as
-// are reports after the runner has closed the transport, however long the
-// transport's goroutines keep the Reporter.
+// Reporter is how a transport tells the runner what happened to it (see
+// "Transport reports" in the package doc). The runner gives each transport
+// its own Reporter in Dialer.Open: a small value, copy it freely. Its
+// methods are safe for concurrent use from any goroutine; where the engine
+// and the SDK's code they cause run is said under "Goroutines" and "Inline
+// calls" in the package doc. The runner feeds the reports to the engine in
+// the order they were made, once Dialer.Open has returned. Each kind of
+// report counts once, and nothing counts after Failed, Closed or Fatal:
+// later and repeated reports are ignored (a Fatal after Failed or Closed
+// too), as are reports after the runner has closed the transport, however
+// long the transport's goroutines keep the Reporter.
 //
 // The zero Reporter ignores every report. A transport that wants to be
 // tested without a runner declares the interface it needs, which Reporter
@@ -50,14 +45,15 @@ func (rp Reporter) Viable() { rp.report(engine.EventTransportViable, reconnect.F
 // treated as viable, then connected.
 func (rp Reporter) Connected() { rp.report(engine.EventTransportConnected, reconnect.Failure{}) }
 
-// Failed: the transport failed before it connected; f says how (its Kind
-// decides whether the engine moves on to a fallback host; see
-// reconnect.ShouldFallback).
+// Failed: the transport ended, failed; f says how (its Kind decides
+// whether the engine moves on to a fallback host; see
+// reconnect.ShouldFallback). When to report Failed and when Closed:
+// "Transport reports" in the package doc.
 func (rp Reporter) Failed(f reconnect.Failure) { rp.report(engine.EventTransportFailed, f) }
 
-// Closed: the transport closed or dropped after it was viable or
-// connected; f says how, the zero Failure for a clean close (the server's
-// CLOSED after RequestClose).
+// Closed: the transport ended, closed; f says how, the zero Failure for a
+// clean close. When to report Closed and when Failed: "Transport reports"
+// in the package doc.
 func (rp Reporter) Closed(f reconnect.Failure) { rp.report(engine.EventTransportClosed, f) }
 
 // Fatal: the server sent an error no retry can fix (for example a revoked
@@ -151,7 +147,7 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 	ev := rp.event(k, f)
 	if s&flagReady != 0 {
 		p.r.mu.Lock()
-		p.r.feed(false, ev)
+		p.r.feed(sdkCaller, ev)
 		return
 	}
 	p.mu.Lock()
@@ -171,7 +167,7 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 	// p.mu is held until r.mu is, so this report is queued after those.
 	p.r.mu.Lock()
 	p.mu.Unlock()
-	p.r.feed(false, ev)
+	p.r.feed(sdkCaller, ev)
 }
 
 // event is the engine's event for a report of kind k with failure f.
@@ -216,7 +212,7 @@ func (p *reporter) openDone(t Transport) bool {
 		p.r.mu.Unlock()
 		return false
 	}
-	p.r.feed(true, evs[:n]...)
+	p.r.feed(ownCaller, evs[:n]...)
 	return true
 }
 

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"net/http"
 	"sync"
 	"time"
 
@@ -11,56 +10,49 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// Options configure a Runner. Only Dialer is required.
+// Options configure a Runner. Config's endpoint, Dialer and
+// CheckConnectivity are required (CheckWebSocket too under
+// engine.PolicyWebSocketCheck): nothing defaults to a vendor's hosts.
 type Options struct {
-	// Config configures the engine: start from engine.DefaultConfig().
-	// New validates it.
+	// Config configures the engine: start from engine.Defaults() and name
+	// your hosts, or from engine.AblyConfig(). New validates it.
 	Config engine.Config
 	// Dialer opens the SDK's transports. Required.
 	Dialer Dialer
 	// CheckConnectivity answers the connectivity check before a fallback
-	// host (RTN17j): true when the internet is up. The runner calls it on a
-	// goroutine of its own with a context that is done after
-	// Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the runner
-	// stops; it must return soon after (Done waits for it). A check that
-	// panics answered down (see PanicError). nil means HTTPConnectivityCheck
-	// with http.DefaultClient and reconnect.DefaultConnectivityCheckURL:
-	// a GET of Ably's connectivity URL. Set it for your own service.
+	// host (RTN17j): true when the internet is up. Its context is done
+	// after Config.Timeouts.HTTPRequest (httpRequestTimeout) or when the
+	// runner stops, and it must return soon after (Done waits for it). A
+	// check that panics answered down (see PanicError). Required: your
+	// service's check (HTTPConnectivityCheck with its URL),
+	// NoConnectivityCheck, or AblyConnectivityCheck for Ably's service.
 	CheckConnectivity func(ctx context.Context) bool
 	// CheckWebSocket answers PolicyWebSocketCheck's websocket check: true
 	// when a websocket to the check host opened. Called like
-	// CheckConnectivity, with Config.Timeouts.RealtimeRequest. nil means
-	// WebSocketHandshakeCheck with http.DefaultClient and
-	// DefaultWebSocketCheckURL. Other policies never call it.
+	// CheckConnectivity, with Config.Timeouts.RealtimeRequest. Required
+	// under that policy (WebSocketHandshakeCheck with your URL, or
+	// AblyWebSocketCheck for Ably's service); other policies never call it.
 	CheckWebSocket func(ctx context.Context) bool
-	// OnStateChange, if not nil, receives every state change in order, on
-	// a goroutine of the runner's, never inside a call of the SDK's into
-	// the runner (so it may take the SDK's locks and call the Runner): a
-	// slow callback delays later changes, never the connection. With
-	// Inline it runs inside such calls, and a slow callback delays the
-	// connection's next events too (see "Inline calls" in the package
-	// doc). At most MaxQueuedChanges
-	// wait for it; beyond that the oldest are dropped and the next one
-	// delivered says how many in StateChange.Missed. When the context is
-	// done in any state but CLOSED and FAILED, the last change has
-	// StateChange.Stopped set (see New); in CLOSED or FAILED no change
-	// follows. Done, not a Stopped change, says that the runner has
-	// stopped.
+	// OnStateChange, if not nil, receives every state change, one at a
+	// time and in order (on which goroutine: see "Goroutines" and "Inline
+	// calls" in the package doc). At most MaxQueuedChanges wait for it;
+	// beyond that the oldest are dropped and the next one delivered says
+	// how many in StateChange.Missed. When the context is done in any
+	// state but CLOSED and FAILED, the last change has StateChange.Stopped
+	// set (see New); in CLOSED or FAILED no change follows. Done, not a
+	// Stopped change, says that the runner has stopped.
 	OnStateChange func(StateChange)
 	// OnPanic, if not nil, receives every panic the runner recovered from
 	// in the code it calls (see PanicError for what each becomes), on the
-	// goroutine that panicked (one of the runner's; with Inline, also the
-	// SDK's goroutine whose call ran the code): it must return promptly. nil logs the panic and its stack with the standard
-	// logger, as net/http does for a handler.
+	// goroutine that panicked: it must return promptly. nil logs the panic
+	// and its stack with the standard logger, as net/http does for a
+	// handler.
 	OnPanic func(*PanicError)
 	// Inline makes the runner call the SDK's code (Dialer.Open, a
 	// Transport's RequestClose and Close, OnStateChange) on the goroutine
-	// that brought the event, right after the engine has run, instead of
-	// on goroutines of its own: no goroutine hand-off per event, for an
-	// SDK whose code keeps the three promises under "Inline calls" in the
-	// package doc (no lock held across its calls into the runner, a Close
-	// that never waits for a reporting goroutine, an Open that returns
-	// promptly). False, the default, asks nothing of the SDK's code.
+	// that brought the event instead of on goroutines of its own, for an
+	// SDK whose code keeps the promises listed under "Inline calls" in the
+	// package doc. False, the default, asks nothing of the SDK's code.
 	Inline bool
 }
 
@@ -70,26 +62,33 @@ const MaxQueuedChanges = 256
 
 // Runner owns one connection's event loop: it runs an engine.Engine with
 // real timers, the SDK's transports and the connectivity checks, and
-// reports state changes. Its methods are safe for concurrent use, never
-// block on the network and never call the SDK's code (unless
-// Options.Inline asks them to).
-//
-// The engine runs on the goroutine that brings it an event (a method of
-// the Runner or of a Reporter, a timer, a check's answer), one goroutine
-// at a time: an event that arrives while another goroutine is running the
-// engine is queued for that goroutine, so no call waits. The SDK's code
-// (Dialer.Open, a Transport's methods, the checks, OnStateChange) never
-// runs inside a call from the SDK, unless Options.Inline asks for it
-// (the checks never do): it runs on goroutines of the runner's,
-// started only while there is work, so an idle connection (connected, or
-// closed) holds no goroutine of the runner's, and its timers share one
-// time.AfterFunc timer.
+// reports state changes. Its methods are safe for concurrent use and never
+// block on the network; which goroutine runs the engine and the SDK's code
+// is said under "Goroutines" and "Inline calls" in the package doc.
 type Runner struct {
+	// A Runner is the shell around a core (core.go), as raft's Node is
+	// around its RawNode: the goroutines, the lock and the SDK-facing API.
+	// Ownership: each field of Runner is set by New and never assigned
+	// after; what changes lives inside sh, guarded by mu, and inside core,
+	// owned by the goroutine running the engine (the one that set
+	// sh.running). mu and wg are synchronisation, done is closed by
+	// shutdown.
+	set  settings
+	mu   sync.Mutex
+	sh   shell
+	core core
+	wg   sync.WaitGroup // the effects goroutines and the checks
+	done chan struct{}
+}
+
+// settings is what a Runner's goroutines need that New decides.
+//
+// Ownership: written by New, read-only after; any goroutine reads it
+// without a lock.
+type settings struct {
 	ctx      context.Context
-	base     context.Context // ctx without its cancellation
 	openCtx  context.Context // Open's: done once the stop has closed the transports
 	openEnd  context.CancelFunc
-	eng      *engine.Engine
 	timeouts reconnect.Timeouts
 	dialer   Dialer
 	checkNet func(context.Context) bool
@@ -97,86 +96,14 @@ type Runner struct {
 	onChange func(StateChange)
 	onPanic  func(*PanicError)
 	inline   bool
-	done     chan struct{}
-	wg       sync.WaitGroup // the effects goroutines and the checks
-
-	mu        sync.Mutex
-	inbox     []item
-	running   bool  // a goroutine is running the engine (draining the inbox)
-	busy      bool  // Options.Inline: a goroutine is running the engine or the SDK's code (see inlineTurn)
-	turns     tally // turns begun and not ended (the engine's, then their effects)
-	stopping  bool  // the context is done: no new events
-	state     engine.State
-	pref      reconnect.Preference
-	active    Transport
-	activeRep *reporter // active's
-	// activeGen counts the changes of what Active returns; closingActive
-	// the Close calls still to be made on transports that were active.
-	activeGen     uint64
-	closingActive int
-	changes       []StateChange // changes[head:] wait for onChange
-	head          int
-	missed        int
-	sending       bool        // a goroutine is calling onChange
-	ops           []op        // transport calls waiting for an effects goroutine
-	opsRun        []op        // the calls being made; owned by the goroutine with opsBusy
-	opsBusy       bool        // a goroutine is making the transport calls
-	workers       int         // goroutines in effects that will look at the queues again
-	opens         []*reporter // transports waiting for their Open goroutine
-	free          []*reporter // slots released by the effects, for later transports
-	opening       tally       // Dialer.Open calls queued or running
-
-	// Made once in New, so that starting these goroutines allocates nothing.
+	// Method values made once, so that starting these goroutines
+	// allocates nothing.
 	effectsFn func()
 	openFn    func()
-
-	// Owned by the goroutine that is running the engine.
-	batch      []item
-	sc         *scratch // lent for the turn
-	transports []liveTransport
-	spare      []*reporter // released slots, taken from free
-	timers     []liveTimer
-	clock      *time.Timer // set for the earliest of timers
-	armed      time.Time   // when clock fires; zero when stopped or fired
-	activeID   engine.TransportID
 }
-
-type liveTransport struct {
-	id  engine.TransportID
-	rep *reporter
-}
-
-type liveTimer struct {
-	id  engine.TimerID
-	due time.Time
-}
-
-// item is one entry of the inbox.
-type item struct {
-	kind itemKind
-	ev   engine.Event
-}
-
-type itemKind uint8
-
-const (
-	itemEvent  itemKind = iota // feed ev to the engine
-	itemTimers                 // r.clock fired: feed the timers that are due
-	itemStop                   // the context is done
-)
-
-// The default checks, made once and shared by every runner.
-var (
-	defaultCheckNet = sync.OnceValue(func() func(context.Context) bool {
-		return HTTPConnectivityCheck(http.DefaultClient, reconnect.DefaultConnectivityCheckURL)
-	})
-	defaultCheckWS = sync.OnceValue(func() func(context.Context) bool {
-		return WebSocketHandshakeCheck(http.DefaultClient, DefaultWebSocketCheckURL)
-	})
-)
 
 // ErrNoDialer is returned by New when Options.Dialer is nil.
-var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
+var ErrNoDialer = errors.New("runner: Options.Dialer is nil: give the Dialer that opens your transports")
 
 // New returns a Runner in state INITIALIZED; call Connect to connect. It
 // starts no goroutine. When ctx is done the runner stops: it closes every
@@ -193,7 +120,8 @@ var ErrNoDialer = errors.New("runner: Options.Dialer is nil")
 // State reports CLOSED from then on.
 //
 // New returns the engine's *reconnect.FieldError for an invalid
-// Options.Config, or ErrNoDialer.
+// Options.Config, a *reconnect.FieldError naming a missing check, or
+// ErrNoDialer.
 func New(ctx context.Context, o Options) (*Runner, error) {
 	if o.Dialer == nil {
 		return nil, ErrNoDialer
@@ -203,18 +131,19 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{eng: eng, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
-		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline, done: make(chan struct{}), pref: eng.Preference()}
-	if r.checkNet == nil {
-		r.checkNet = defaultCheckNet()
+	if err := o.checkChecks(); err != nil {
+		return nil, err
 	}
-	if r.checkWS == nil {
-		r.checkWS = defaultCheckWS()
+	r := &Runner{done: make(chan struct{})}
+	r.set = settings{ctx: ctx, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
+		checkWS: o.CheckWebSocket, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline,
+		effectsFn: r.runEffects, openFn: r.openNext}
+	if r.set.checkWS == nil { // never called: the policy asks for no websocket check
+		r.set.checkWS = NoConnectivityCheck
 	}
-	r.ctx, r.base = ctx, context.WithoutCancel(ctx)
-	r.openCtx, r.openEnd = context.WithCancel(r.base)
-	r.effectsFn = r.runEffects
-	r.openFn = r.openNext
+	r.set.openCtx, r.set.openEnd = context.WithCancel(context.WithoutCancel(ctx))
+	r.core = core{r: r, eng: eng, state: eng.State()}
+	r.sh.state, r.sh.pref = eng.State(), eng.Preference()
 	context.AfterFunc(ctx, r.shutdown)
 	return r, nil
 }
@@ -256,20 +185,19 @@ func (r *Runner) Fatal(f reconnect.Failure) {
 func (r *Runner) Active() Transport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.active
+	return r.sh.active.t
 }
 
 // State returns the connection state after the last event the runner
-// processed; once the runner has stopped, CLOSED or FAILED (see New).
-// After a call such as Connect or Close returns, State shows its effect
-// unless another goroutine was running the engine (or, with Inline, the
-// SDK's code) at the time, which then processes the call's event a moment
-// later: to act on a state, follow OnStateChange rather than reading State
-// after a call.
+// processed; once the runner has stopped, CLOSED or FAILED (see New). A
+// call's event may be processed a moment after the call returns, by
+// another goroutine (see "Goroutines" in the package doc), so State may
+// not show it yet: to act on a state, follow OnStateChange rather than
+// reading State after a call.
 func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.state
+	return r.sh.state
 }
 
 // Preference returns the engine's transport preference after the last event
@@ -279,15 +207,15 @@ func (r *Runner) State() engine.State {
 func (r *Runner) Preference() reconnect.Preference {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.pref
+	return r.sh.pref
 }
 
 // Done returns a channel that is closed once the runner has stopped (its
 // context is done), has closed every transport whose Open has returned and
 // delivered its last state change, and every goroutine it started has
 // ended: the checks, the calls to the transports and the delivery of
-// state changes. A check
-// function or an OnStateChange callback that never returns keeps it open.
+// state changes. A check function or an OnStateChange callback that never
+// returns keeps it open.
 //
 // Done also waits for every Dialer.Open still running when the runner
 // stopped (its context is done by then, and the runner closes the
@@ -297,61 +225,35 @@ func (r *Runner) Preference() reconnect.Preference {
 // transport is closed when it returns, after Done.
 func (r *Runner) Done() <-chan struct{} { return r.done }
 
-// post feeds ev to the engine from one of the SDK's goroutines (see turn).
-func (r *Runner) post(ev engine.Event) {
-	r.mu.Lock()
-	r.feed(false, ev)
-}
-
-// postOwn is post from one of the runner's own goroutines.
-func (r *Runner) postOwn(ev engine.Event) {
-	r.mu.Lock()
-	r.feed(true, ev)
-}
-
-// feed queues evs for the engine, unless the runner is stopping, and runs
-// it (see turn; own: on a goroutine of the runner's). r.mu is held, and is
-// released on return.
-func (r *Runner) feed(own bool, evs ...engine.Event) {
-	if r.stopping || r.ctx.Err() != nil {
-		r.mu.Unlock()
-		return
-	}
-	for _, ev := range evs {
-		r.inbox = append(r.inbox, item{kind: itemEvent, ev: ev})
-	}
-	r.turn(own)
-}
-
 // shutdown runs once the context is done: it queues the stop, waits for
 // every goroutine of the runner's and closes Done.
 func (r *Runner) shutdown() {
 	r.mu.Lock()
-	r.stopping = true
-	r.inbox = append(r.inbox, item{kind: itemStop})
-	if r.inline {
-		r.inlineTurn(true)
+	r.sh.stopping = true
+	r.sh.inbox = append(r.sh.inbox, item{kind: itemStop})
+	if r.set.inline {
+		r.inlineStop()
 	} else {
-		r.turn(true)
+		r.turn(ownCaller)
 	}
 	r.mu.Lock()
-	turns := r.turns.ended() // another goroutine's turn: it starts every goroutine it will
+	turns := r.sh.turns.ended() // another goroutine's turn: it starts every goroutine it will
 	r.mu.Unlock()
 	if turns != nil {
 		<-turns
 	}
 	r.wg.Wait()
-	r.openEnd() // every transport whose Open returned is closed
+	r.set.openEnd() // every transport whose Open returned is closed
 	// The stop gave up every transport whose Open is still running; a
 	// well-behaved Open returns soon (its context is done) and its
 	// transport is closed then. Wait for those, but never longer than
 	// realtimeRequestTimeout: an Open that ignores its context does not
 	// hold Done.
 	r.mu.Lock()
-	end := r.opening.ended()
+	end := r.sh.opening.ended()
 	r.mu.Unlock()
 	if end != nil {
-		t := time.NewTimer(r.timeouts.RealtimeRequest)
+		t := time.NewTimer(r.set.timeouts.RealtimeRequest)
 		select {
 		case <-end:
 		case <-t.C:

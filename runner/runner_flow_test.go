@@ -12,7 +12,7 @@ import (
 
 func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
 		r.Connect()
 		synctest.Wait()
 		d.transport(1).report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused}) // a proxy rejects the websocket
@@ -47,7 +47,7 @@ func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 
 func TestFatalFromATransportFailsTheConnection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
 		tr := connectNow(t, r, d)
 		revoked := reconnect.Failure{Kind: reconnect.FailureToken, Status: 401}
 		tr.report.Fatal(revoked)
@@ -70,7 +70,7 @@ func TestConcurrentCallsAndReportsUnderRealTime(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d := newMemDialer()
 	up := func(context.Context) bool { return true }
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: up, CheckWebSocket: up,
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: up, CheckWebSocket: up,
 		OnStateChange: func(StateChange) {}})
 	if err != nil {
 		t.Fatal(err)

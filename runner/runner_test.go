@@ -45,7 +45,7 @@ func connectNow(t *testing.T, r *Runner, d *memDialer) *memTransport {
 
 func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
 		tr := connectNow(t, r, d)
 		if r.Active() != Transport(tr) {
 			t.Fatalf("Active() = %v, want the connected transport", r.Active())
@@ -73,7 +73,7 @@ func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {
 
 func TestCloseWithoutAnswerClosesAfterRealtimeRequestTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		r, d, _, _ := newTestRunner(t, t.Context(), cfg)
 		tr := connectNow(t, r, d)
 		start := time.Now()
@@ -94,7 +94,7 @@ func TestCloseWithoutAnswerClosesAfterRealtimeRequestTimeout(t *testing.T) {
 func TestCancelLeavesNoGoroutineAndClosesEverything(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
-		r, d, net, _ := newTestRunner(t, ctx, engine.DefaultConfig())
+		r, d, net, _ := newTestRunner(t, ctx, engine.AblyConfig())
 		r.Connect()
 		synctest.Wait()
 		d.transport(1).report.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
@@ -126,7 +126,7 @@ func TestCancelLeavesNoGoroutineRealTime(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	d := newMemDialer()
 	net := newMemCheck()
-	r, err := New(ctx, Options{Config: engine.DefaultConfig(), Dialer: d, CheckConnectivity: net.check,
+	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: net.check,
 		OnStateChange: func(StateChange) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestCancelLeavesNoGoroutineRealTime(t *testing.T) {
 
 func TestStateChangesCarryTheFailureThatCausedThem(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		cfg.Endpoint.Endpoint = "rt.example.com" // no fallback hosts
 		r, d, _, rec := newTestRunner(t, t.Context(), cfg)
 		r.Connect()
@@ -205,7 +205,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		release := make(chan struct{})
 		var got []StateChange
 		d := newMemDialer()
-		r, err := New(t.Context(), Options{Config: engine.DefaultConfig(), Dialer: d,
+		r, err := New(t.Context(), Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck,
 			OnStateChange: func(c StateChange) { <-release; got = append(got, c) }})
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +238,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	if _, err := New(context.Background(), Options{Config: engine.DefaultConfig()}); !errors.Is(err, ErrNoDialer) {
+	if _, err := New(context.Background(), Options{Config: engine.AblyConfig()}); !errors.Is(err, ErrNoDialer) {
 		t.Fatalf("no dialer: %v", err)
 	}
 	var fe *reconnect.FieldError
@@ -249,7 +249,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 
 func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r, d, _, rec := newTestRunner(t, t.Context(), engine.DefaultConfig())
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
 		r.Connect()
 		synctest.Wait()
 		tr := d.transport(1)
@@ -258,7 +258,7 @@ func TestATransportReportingInALoopCannotFloodTheRunner(t *testing.T) {
 			tr.report.Connected()
 		}
 		r.mu.Lock()
-		queued := len(r.inbox)
+		queued := len(r.sh.inbox)
 		r.mu.Unlock()
 		if queued > 2 {
 			t.Fatalf("%d events queued for one transport's repeated reports, want at most 2", queued)

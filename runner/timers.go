@@ -6,96 +6,98 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// The engine's timers live in r.timers with their due times; one
-// time.Timer per runner (r.clock) is set for the earliest of them, and when
-// it fires the timer's goroutine feeds every timer that is due, earliest first (ties in
-// the order the engine started them). A timer that has fired is finished:
-// it leaves r.timers before the engine hears of it.
+// The engine's timers live in core.timers with their due times; one
+// time.Timer per runner (core.clock) is set for the earliest of them, and
+// when it fires the timer's goroutine feeds every timer that is due,
+// earliest first (ties in the order the engine started them). A timer
+// that has fired is finished: it leaves core.timers before the engine
+// hears of it; a cancelled one is dropped without touching the clock
+// (see rearm).
 
-// rearm makes sure r.clock fires no later than the earliest live timer;
+// rearm makes sure c.clock fires no later than the earliest live timer;
 // now is the time, or zero to read the clock if needed. It only ever
 // brings the clock forward: a clock set for a timer since cancelled or
 // fired late fires early, finds nothing due and is set again, which costs
 // one wake-up instead of a Reset or Stop at every step.
-func (r *Runner) rearm(now time.Time) {
-	i := r.earliest()
+func (c *core) rearm(now time.Time) {
+	i := c.earliest()
 	if i < 0 {
 		return
 	}
-	due := r.timers[i].due
-	if !r.armed.IsZero() && !due.Before(r.armed) {
+	due := c.timers[i].due
+	if !c.armed.IsZero() && !due.Before(c.armed) {
 		return
 	}
-	r.armed = due
+	c.armed = due
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if r.clock == nil {
-		r.clock = time.AfterFunc(due.Sub(now), r.timersDue)
+	if c.clock == nil {
+		c.clock = time.AfterFunc(due.Sub(now), c.r.timersDue)
 		return
 	}
-	r.clock.Reset(due.Sub(now))
+	c.clock.Reset(due.Sub(now))
 }
 
-// stopClock stops r.clock for good: the runner is stopping.
-func (r *Runner) stopClock() {
-	if r.clock != nil {
-		r.clock.Stop()
+// stopClock stops c.clock for good: the runner is stopping.
+func (c *core) stopClock() {
+	if c.clock != nil {
+		c.clock.Stop()
 	}
-	r.armed = time.Time{}
+	c.armed = time.Time{}
 }
 
-// timersDue runs when r.clock fires, on the timer's goroutine: it feeds
-// the engine the timers that are due.
+// timersDue runs when the core's clock fires, on the timer's goroutine: it
+// queues the timers' turn (see core.fireDue).
 func (r *Runner) timersDue() {
 	r.mu.Lock()
-	if r.stopping {
+	if r.sh.stopping {
 		r.mu.Unlock()
 		return
 	}
-	r.inbox = append(r.inbox, item{kind: itemTimers})
-	r.turn(true)
+	r.sh.inbox = append(r.sh.inbox, item{kind: itemTimers})
+	r.turn(ownCaller)
 }
 
 // fireDue feeds the engine every timer due by now, earliest first.
-func (r *Runner) fireDue() {
-	r.armed = time.Time{} // the clock has fired
+func (c *core) fireDue() {
+	c.armed = time.Time{} // the clock has fired
 	for {
 		now := time.Now()
-		i := r.earliest()
-		if i < 0 || r.timers[i].due.After(now) {
-			r.rearm(now)
+		i := c.earliest()
+		if i < 0 || c.timers[i].due.After(now) {
+			c.rearm(now)
 			return
 		}
-		id := r.timers[i].id
-		r.removeTimer(i)
-		r.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
+		id := c.timers[i].id
+		c.removeTimer(i)
+		c.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
 	}
 }
 
 // earliest returns the index of the live timer due first (the one started
 // first among equals), or -1.
-func (r *Runner) earliest() int {
+func (c *core) earliest() int {
 	best := -1
-	for i, t := range r.timers {
-		if best < 0 || t.due.Before(r.timers[best].due) || t.due.Equal(r.timers[best].due) && t.id < r.timers[best].id {
+	for i, t := range c.timers {
+		if best < 0 || t.due.Before(c.timers[best].due) || t.due.Equal(c.timers[best].due) && t.id < c.timers[best].id {
 			best = i
 		}
 	}
 	return best
 }
 
-func (r *Runner) timerIndex(id engine.TimerID) int {
-	for i := range r.timers {
-		if r.timers[i].id == id {
+func (c *core) timerIndex(id engine.TimerID) int {
+	for i := range c.timers {
+		if c.timers[i].id == id {
 			return i
 		}
 	}
 	return -1
 }
 
-func (r *Runner) removeTimer(i int) {
-	last := len(r.timers) - 1
-	r.timers[i] = r.timers[last]
-	r.timers = r.timers[:last]
+func (c *core) removeTimer(i int) {
+	last := len(c.timers) - 1
+	c.timers[i] = c.timers[last]
+	c.timers = c.timers[:last]
 }

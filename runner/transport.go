@@ -17,39 +17,35 @@ type OpenRequest struct {
 	Mode reconnect.Mode
 }
 
-// Dialer opens the SDK's transports. The runner calls Open on a goroutine
-// of its own for each transport, never where the engine runs, so an Open
-// that blocks (a DNS lookup, a dial, a lock) holds up no timer, no event,
-// no Close and no Done; calls for different transports may overlap, so
-// Open must be safe for concurrent use. With Options.Inline, Open runs on
-// the goroutine whose call caused it, which waits for it, and holds up the
-// connection's other events meanwhile: it must return at once (see
-// "Inline calls" in the package doc).
+// Dialer opens the SDK's transports. Calls for different transports may
+// overlap, so Open must be safe for concurrent use; on which goroutine it
+// runs, and what an Open that blocks holds up, is said under "Goroutines"
+// and "Inline calls" in the package doc.
 type Dialer interface {
 	// Open starts opening the transport req asks for and should return
 	// soon: the network work belongs on the transport's own goroutines.
 	// The transport then tells the runner what happens to it through
-	// report (see the package doc for exactly when to report viable and
-	// connected), from any goroutine, including from within Open itself;
-	// the runner passes those reports on once Open has returned, so the
-	// engine never hears of a transport before the runner holds it. A
-	// failure to even start (a malformed host, a dialer that is shut down)
-	// is reported as report.Failed; Open returns a Transport whose Close
-	// releases whatever was started (never nil; a nil Transport is treated
-	// as one with nothing to close). An Open that panics is a failure of
-	// its transport (see PanicError).
+	// report (see "Transport reports" in the package doc), from any
+	// goroutine, including from within Open itself; the runner passes
+	// those reports on once Open has returned, so the engine never hears
+	// of a transport before the runner holds it. A failure to even start
+	// (a malformed host, a dialer that is shut down) is reported as
+	// report.Failed; Open returns a Transport whose Close releases
+	// whatever was started (never nil; a nil Transport is treated as one
+	// with nothing to close). An Open that panics is a failure of its
+	// transport (see PanicError).
 	//
 	// ctx carries the values of the runner's context and is done once the
 	// runner has stopped, after it has called Close on every transport
 	// whose Open had returned by the time the runner saw its own context
 	// done (a transport whose Open was still running then may see ctx done
-	// before its Close); it is the same for every transport, so that
-	// opening one allocates nothing. Close, not ctx, tells a transport
-	// that the runner no longer wants it. If the runner gives up the
-	// transport while Open is still running (its connect timeout ran out,
-	// or the runner stopped), it calls Close on whatever Open returns, as
-	// soon as it returns. Runner.Done waits for an Open still running when
-	// the runner stops, at most realtimeRequestTimeout.
+	// before its Close); it is the same for every transport. Close, not
+	// ctx, tells a transport that the runner no longer wants it. If the
+	// runner gives up the transport while Open is still running (its
+	// connect timeout ran out, or the runner stopped), it calls Close on
+	// whatever Open returns, as soon as it returns. Runner.Done waits for
+	// an Open still running when the runner stops, at most
+	// realtimeRequestTimeout.
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
@@ -57,13 +53,11 @@ type Dialer interface {
 // type adds what it needs for messages (Send, …); Runner.Active returns it
 // so the SDK can type-assert it back.
 //
-// The runner calls these methods on a goroutine of its own, never inside a
-// call of the SDK's into the runner or a Reporter (with Options.Inline,
-// inside such a call: see "Inline calls" in the package doc), one call at
-// a time, in the order the engine decided them (Close, for a transport
-// given up while its Open ran, on that Open's goroutine); they must return
-// promptly and do any IO on the transport's own goroutines. A method that panics is
-// recovered (see PanicError).
+// The runner calls these methods one call at a time, in the order the
+// engine decided them, on the goroutines said under "Goroutines" and
+// "Inline calls" in the package doc. They must return promptly and do any
+// IO on the transport's own goroutines. A method that panics is recovered
+// (see PanicError).
 type Transport interface {
 	// RequestClose asks the server to close the connection: the transport
 	// sends the realtime CLOSE protocol message (RTN12a) and, when the

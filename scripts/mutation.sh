@@ -5,7 +5,7 @@
 #   scripts/mutation.sh [--required | --others] [report.json]
 #
 # --required mutates only the files with an efficacy target of their own
-# (engine/*.go, fallback.go, backoff.go, jitter.go), --others only the rest;
+# (engine/*.go, transport.go, backoff.go, jitter.go), --others only the rest;
 # without either, every file of the two packages (the two halves take about 25
 # and 20 minutes on 2 shared cores; the whole, their sum).
 #
@@ -44,7 +44,7 @@ rm -f "$tmp/docs_test.go"
 exclude=(-E '^internal/')
 for f in $(cd "$tmp" && ls *.go engine/*.go | grep -v '_test\.go$'); do
 	req=0
-	[[ $f =~ ^(engine/.*|fallback|backoff|jitter)\.go$ ]] && req=1
+	[[ $f =~ ^(engine/.*|transport|backoff|jitter)\.go$ ]] && req=1
 	if [[ $scope == required && $req == 0 || $scope == others && $req == 1 ]]; then
 		exclude+=(-E "^${f//./\\.}\$")
 	fi

@@ -6,6 +6,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/reconnect-go/reconnect/fixtures"
@@ -13,23 +14,50 @@ import (
 	"github.com/reconnect-go/reconnect/internal/rows"
 )
 
-const explainSynopsis = "(SCENARIO-ID | --file LOG) [--fixtures DIR]\n\n" +
+const explainSynopsis = "(SCENARIO-ID | --file LOG | --list) [--fixtures DIR]\n\n" +
 	"Replays a scenario of fixtures/scenarios.json, or a recorded event log in the same\n" +
 	"format ({\"config\": {…}, \"draws\": […], \"steps\": [{\"atMs\": …, \"event\": \"…\"}, …]}),\n" +
 	"through the engine and prints each step's actions with the rows of docs/engine.md\n" +
-	"that explain them."
+	"that explain them. --list prints the scenario ids, one a line."
 
 // runExplain prints a scenario or a recorded log as an annotated timeline.
 func runExplain(args []string, stdout, _ io.Writer) error {
 	fs := newFlagSet("explain", explainSynopsis, stdout)
 	file := fs.String("file", "", "a recorded event log in the scenario format (instead of a scenario id)")
 	dir := fs.String("fixtures", "", "read scenarios.json from this folder instead of the built-in fixtures")
+	list := fs.Bool("list", false, "print the scenario ids, one a line")
 	if err := fs.parseFlags(args); err != nil {
 		return err
+	}
+	scenarios := func() ([]byte, error) {
+		var fsys iofs.FS = fixtures.FS
+		if *dir != "" {
+			fsys = os.DirFS(*dir)
+		}
+		data, err := iofs.ReadFile(fsys, "scenarios.json")
+		if err != nil {
+			return nil, usagef("--fixtures %s: %v", *dir, err)
+		}
+		return data, nil
 	}
 	var raw []byte
 	var name string
 	switch {
+	case *list && (*file != "" || fs.NArg() > 0):
+		return usagef("give a scenario id, --file or --list, one of them")
+	case *list:
+		data, err := scenarios()
+		if err != nil {
+			return err
+		}
+		_, ids, err := findScenario(data, "")
+		if err != nil {
+			return usagef("%v", err)
+		}
+		for _, id := range ids {
+			fmt.Fprintln(stdout, id)
+		}
+		return nil
 	case *file != "" && fs.NArg() > 0:
 		return usagef("give a scenario id or --file, not both")
 	case *file != "":
@@ -39,24 +67,20 @@ func runExplain(args []string, stdout, _ io.Writer) error {
 		}
 		raw, name = data, *file
 	case fs.NArg() == 1:
-		var fsys iofs.FS = fixtures.FS
-		if *dir != "" {
-			fsys = os.DirFS(*dir)
-		}
-		data, err := iofs.ReadFile(fsys, "scenarios.json")
+		data, err := scenarios()
 		if err != nil {
-			return usagef("--fixtures %s: %v", *dir, err)
+			return err
 		}
 		item, ids, err := findScenario(data, fs.Arg(0))
 		if err != nil {
 			return usagef("%v", err)
 		}
 		if item == nil {
-			return usagef("no scenario %q; the scenarios are: %s", fs.Arg(0), strings.Join(ids, ", "))
+			return usagef("%s", unknownScenario(fs.Arg(0), ids))
 		}
 		raw, name = item, fs.Arg(0)
 	case fs.NArg() == 0:
-		return usagef("want a scenario id or --file LOG (run 'reconnect explain -h')")
+		return usagef("want a scenario id, --file LOG or --list (run 'reconnect explain -h')")
 	default:
 		return usagef("unexpected argument %q: give one scenario id", fs.Arg(1))
 	}
@@ -122,6 +146,8 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 		change := ""
 		if st.State != before {
 			change = fmt.Sprintf("  (%s → %s)", before, st.State)
+		} else if slices.ContainsFunc(st.Actions, func(a string) bool { return strings.HasPrefix(a, "update ") }) {
+			change = fmt.Sprintf("  (%s, UPDATE)", st.State) // RTN4h: the conditions changed, the state did not
 		}
 		fmt.Fprintf(w, "\n%8d ms  %s%s\n", step.AtMs, step.Event, change)
 		for _, a := range st.Actions {

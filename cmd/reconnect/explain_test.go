@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/reconnect-go/reconnect/fixtures"
 	"github.com/reconnect-go/reconnect/internal/conform"
 )
 
@@ -28,6 +31,35 @@ func TestExplainAnnotatesAScenarioWithItsRows(t *testing.T) {
 	}
 	if strings.Contains(out, "no row of docs/engine.md explains") {
 		t.Errorf("a step is unexplained:\n%s", out)
+	}
+}
+
+// What the server says is explained too: the details of a CONNECTED, an
+// UPDATE (marked as such: the state does not change), the idle timer and a
+// token renewal, each with its row.
+func TestExplainAnnotatesWhatTheServerSays(t *testing.T) {
+	for id, wants := range map[string][]string{
+		"server-connected-while-connected-is-an-update": {
+			"connected T1 maxIdleInterval=15000 connectionStateTtl=120000  (connecting → connected)",
+			"= ALL-CONNECTING-connected-idle-2:",
+			"5000 ms  details T1 maxIdleInterval=20000 connectionStateTtl=120000  (connected, UPDATE)",
+			"= ALL-CONNECTED-details-1:",
+		},
+		"idle-activity-pushes-the-deadline-back":      {"timer idle at=18000", "= ALL-CONNECTED-timer-idle-2:", "= ALL-CONNECTED-timer-idle-1:", "= ALL-ANY-activity-1:"},
+		"token-error-while-connected-renewed-resumes": {"renew-token C1", "= ALL-CONNECTED-token-renew-4:", "= ALL-CONNECTING-token-renewed-1:"},
+	} {
+		out, errOut, status := runCLI("explain", id)
+		if status != 0 {
+			t.Fatalf("%s: status %d, stderr %q", id, status, errOut)
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", id, want, out)
+			}
+		}
+		if strings.Contains(out, "no row of docs/engine.md explains") {
+			t.Errorf("%s: a step is unexplained:\n%s", id, out)
+		}
 	}
 }
 
@@ -55,13 +87,36 @@ func TestExplainARecordedLog(t *testing.T) {
 	}
 }
 
+// scenarioCount is the number of scenarios in the embedded fixture, which
+// explain's messages name.
+func scenarioCount(t *testing.T) int {
+	t.Helper()
+	raw, err := fs.ReadFile(fixtures.FS, "scenarios.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil || len(f.Items) == 0 {
+		t.Fatalf("scenarios.json: %d items, %v", len(f.Items), err)
+	}
+	return len(f.Items)
+}
+
 func TestExplainBadInvocations(t *testing.T) {
+	all := fmt.Sprintf("prints all %d", scenarioCount(t))
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"explain"}, "want a scenario id or --file LOG"},
-		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario"; the scenarios are: outcome-1-websocket-within-short-circuit`},
+		{[]string{"explain"}, "want a scenario id, --file LOG or --list"},
+		{[]string{"explain", "no-such-scenario"}, `no scenario "no-such-scenario", and no id is close to it; 'reconnect explain --list' ` + all},
+		{[]string{"explain", "NOPE"}, `no scenario "NOPE", and no id is close to it; 'reconnect explain --list' ` + all},
+		{[]string{"explain", "conect-timeout"}, `no scenario "conect-timeout"; the nearest: connect-timeout ('reconnect explain --list' ` + all + ")"},
+		{[]string{"explain", "Close-From-Conected"}, `no scenario "Close-From-Conected"; the nearest: close-from-connected, close-from-connecting,`},
+		{[]string{"explain", "--list", "connect-timeout"}, "give a scenario id, --file or --list, one of them"},
+		{[]string{"explain", "--list", "--file", "x.json"}, "give a scenario id, --file or --list, one of them"},
 		{[]string{"explain", "a", "b"}, `unexpected argument "b"`},
 		{[]string{"explain", "--file", "/nonexistent.json"}, "--file: open /nonexistent.json"},
 		{[]string{"explain", "--file", "x.json", "outcome-1-websocket-within-short-circuit"}, "not both"},

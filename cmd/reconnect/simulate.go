@@ -216,7 +216,7 @@ func parseTimeoutFlags(args []string, stdout io.Writer, readFile func(string) ([
 	}
 	o.weights, o.profiles = weights, chosen
 	o.sweep = sim.SweepConfig{Profiles: chosen, Timeouts: sweep, Policies: pols, Clients: *clients,
-		Horizon: *horizon, Seed: *seed, Base: engine.DefaultConfig(), MaxSteps: *budget}
+		Horizon: *horizon, Seed: *seed, Base: engine.AblyConfig(), MaxSteps: *budget}
 	return o, nil
 }
 

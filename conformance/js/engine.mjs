@@ -31,15 +31,16 @@ export const DEFAULTS = {
   immediateShare: 0,
   retrySpread: 0,
   suspendedSpread: 0,
+  canRenewToken: false,
 };
 
 // The wall clock at atMs 0 (the scenarios' `clock`).
 export const EPOCH_UNIX_MS = 1767225600000;
 
 // Block 4: the attempt timers, in their cancelling order.
-const ATTEMPT_TIMERS = ["short-circuit", "connectivity-check", "websocket-slow", "websocket-give-up", "attempt", "slow-check"];
+const ATTEMPT_TIMERS = ["short-circuit", "connectivity-check", "websocket-slow", "websocket-give-up", "attempt", "slow-check", "renew-token"];
 // Block 5: every timer, in the order stopping everything cancels them.
-const ALL_TIMERS = ["short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check"];
+const ALL_TIMERS = ["short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check", "idle", "renew-token"];
 
 const NS = 1000000n;
 const msText = (ns) => {
@@ -93,6 +94,12 @@ export class Engine {
     if (this.preference && this.preference.transport === "none") this.preference = null;
     this.bgCheck = 0; // the background websocket check of a remembered HTTP
     this.redirectPending = false;
+    // What the server said (docs/engine.md, The server speaks; Liveness;
+    // Token errors).
+    this.serverTtlMs = 0; // the connection's connectionStateTtl from the server (0: the configured one)
+    this.maxIdleNs = 0n; // the active transport's maxIdleInterval (0: no idle timer)
+    this.lastActivityNs = 0n;
+    this.renewFirst = false; // the next attempt starts with a token renewal
     this.attempt = this.newAttempt();
     this.out = [];
   }
@@ -143,6 +150,8 @@ export class Engine {
       slowCheck: 0,
       wsCheck: { id: 0, state: "none" },
       startedOnPreference: false,
+      renewal: 0, // the token renewal in flight
+      renewed: false, // the attempt followed a renewal
     };
   }
   hostAt(i) {
@@ -202,6 +211,7 @@ export class Engine {
   dispose(t) {
     this.cancelTimer(`connect T${t.id}`);
     this.emit(`dispose T${t.id}`);
+    if (t.status === "active") this.cancelTimer("idle");
     this.slots[this.slots.indexOf(t)] = null;
   }
   disposeAll(except = null) {
@@ -260,6 +270,7 @@ export class Engine {
     if (this.state !== "connecting") this.setState("connecting", reason);
     this.attempt = this.newAttempt();
     this.windowDue = false;
+    if (this.renewFirst) return this.renewBeforeAttempt();
     const redirect = this.redirectPending && this.maxFallbacks > 0;
     this.redirectPending = false;
     if (this.wc) this.startTimerMs("attempt", this.cfg.giveUpTimeoutMs + this.cfg.realtimeRequestTimeoutMs);
@@ -339,7 +350,12 @@ export class Engine {
         this.onViable(this.find(id(words[1])));
         break;
       case "connected":
-        this.onConnected(this.find(id(words[1])));
+        this.onConnected(this.find(id(words[1])), parseDetails(words.slice(2)));
+        break;
+      case "details":
+      case "activity":
+      case "token":
+        this.onServer(words);
         break;
       case "failed":
       case "closed":
@@ -426,15 +442,15 @@ export class Engine {
     return true;
   }
 
-  onConnected(t) {
+  onConnected(t, details) {
     if (!t || t.status === "active") return;
     if (t.status === "opening" && !this.onViable(t)) return;
     if (t.status !== "pending") return;
-    this.activate(t);
+    this.activate(t, details);
   }
 
   // Block 8.
-  activate(t) {
+  activate(t, details = NO_DETAILS) {
     this.cancelTimer(`connect T${t.id}`);
     const old = this.active();
     if (old) this.dispose(old);
@@ -452,10 +468,9 @@ export class Engine {
       this.cancelTimer("state-ttl");
       this.cancelTimer("retry");
       this.n = 0;
-      this.everConnected = true;
       this.ttlPassed = false;
-      this.setState("connected", "connected");
     }
+    this.announceActive(details);
     if (!this.wc && t.kind === "http" && this.cfg.webSocket) {
       if (this.holdInForce()) {
         if (!this.timers.has("flap-hold")) this.startTimer("flap-hold", this.holdEndNs - this.nowNs);
@@ -467,6 +482,7 @@ export class Engine {
 
   onLost(t, f) {
     if (!t) return;
+    if (f && f.kind === "token" && (this.state === "connecting" || (this.state === "connected" && t.status === "active"))) return this.onTokenError(t, f);
     if (t.status === "active") {
       if (this.state === "closing") {
         this.disposeAll();
@@ -491,7 +507,7 @@ export class Engine {
       this.preference = null;
     }
     this.reconnect(f);
-    this.startTimerMs("state-ttl", this.cfg.connectionStateTtlMs);
+    this.startTimerMs("state-ttl", this.stateTtlMs());
   }
 
   // Block 10's reconnect part: the rate limit, the reconnect window, or the
@@ -639,6 +655,11 @@ export class Engine {
         this.attempt.slowCheck = 0;
         if (this.state === "connecting") this.endAttempt("connectivity-down", this.attempt.lastFailure);
         return;
+      case "idle":
+        return this.onIdleTimer();
+      case "renew-token":
+        if (this.state === "connecting" && this.attempt.renewal) this.renewalDone(false, parseFailure("timeout"));
+        return;
       case "flap-hold": {
         const a = this.active();
         if (this.state === "connected" && a && a.kind === "http" && !this.live().some((t) => t.role === "upgrade")) {
@@ -782,7 +803,7 @@ export class Engine {
       const retryInNs = this.rtb1Ns();
       this.setState("disconnected", "network-down", { retryInNs, error: unreachable });
       this.startTimer("retry", retryInNs);
-      this.startTimerMs("state-ttl", this.cfg.connectionStateTtlMs);
+      this.startTimerMs("state-ttl", this.stateTtlMs());
     } else if (this.state === "connecting") {
       this.endAttempt("network-down", unreachable);
     }
@@ -799,6 +820,139 @@ export class Engine {
     }
   }
 }
+
+// ---- what the server says (docs/engine.md: The server speaks, Liveness,
+// Token errors) ---------------------------------------------------------------
+
+const NO_DETAILS = { ttlMs: 0, idleMs: 0, error: null };
+
+// The options of a CONNECTED message: maxIdleInterval=<ms>,
+// connectionStateTtl=<ms>, error=<failure>.
+function parseDetails(words) {
+  const d = { ...NO_DETAILS };
+  for (const w of words) {
+    const [k, v] = w.split("=", 2);
+    if (k === "maxIdleInterval") d.idleMs = Number(v);
+    else if (k === "connectionStateTtl") d.ttlMs = Number(v);
+    else if (k === "error") d.error = parseFailure(v);
+  }
+  return d;
+}
+
+Object.assign(Engine.prototype, {
+  // details, activity and token events.
+  onServer(words) {
+    const t = this.find(/^T[0-9]+$/.test(words[1] ?? "") ? Number(words[1].slice(1)) : -1);
+    const c = /^C[0-9]+$/.test(words[1] ?? "") ? Number(words[1].slice(1)) : -1;
+    switch (words[0]) {
+      case "details":
+        return this.onDetails(t, parseDetails(words.slice(2)));
+      case "activity": {
+        const at = words.find((w) => w.startsWith("at="));
+        return this.onActivity(t, at ? nsOfMs(Number(at.slice(3))) : null);
+      }
+      case "token":
+        return this.onTokenAnswer(c, words[2] === "renewed", parseFailure(words[3]));
+    }
+  },
+
+  // The connection's connectionStateTtl: the server's, else the configured one.
+  stateTtlMs() {
+    return this.everConnected && this.serverTtlMs > 0 ? this.serverTtlMs : this.cfg.connectionStateTtlMs;
+  },
+  useDetails(d) {
+    if (d.ttlMs > 0) this.serverTtlMs = d.ttlMs;
+    this.maxIdleNs = d.idleMs > 0 ? nsOfMs(d.idleMs) : 0n;
+    this.lastActivityNs = this.nowNs;
+  },
+  // Block 8's end: CONNECTED with the message's error, or the upgrade's
+  // update; then the idle timer.
+  announceActive(d) {
+    if (!this.everConnected) this.serverTtlMs = 0; // a fresh connection
+    this.useDetails(d);
+    if (this.state !== "connected") {
+      this.everConnected = true;
+      this.setState("connected", "connected", { error: d.error });
+    } else {
+      this.update("transport", d.error);
+    }
+    this.armIdle();
+  },
+  update(reason, error) {
+    this.emit(`update ${reason}` + (error ? ` error=${error.text}` : ""));
+  },
+  armIdle() {
+    if (this.maxIdleNs > 0n) this.startTimer("idle", this.maxIdleNs + nsOfMs(this.cfg.realtimeRequestTimeoutMs));
+    else this.cancelTimer("idle");
+  },
+  // Block 13: a later CONNECTED on the active transport.
+  onDetails(t, d) {
+    if (this.state !== "connected" || !t || t.status !== "active") return;
+    this.useDetails(d);
+    this.update("details", d.error);
+    this.armIdle();
+  },
+  onActivity(t, atNs) {
+    if (!t || t.status !== "active") return;
+    const at = atNs === null || atNs > this.nowNs ? this.nowNs : atNs;
+    if (at > this.lastActivityNs) this.lastActivityNs = at;
+  },
+  onIdleTimer() {
+    const a = this.active();
+    if (this.state !== "connected" || !a || this.maxIdleNs <= 0n) return;
+    const limit = this.maxIdleNs + nsOfMs(this.cfg.realtimeRequestTimeoutMs);
+    const quiet = this.nowNs - this.lastActivityNs;
+    if (quiet < limit) return this.startTimer("idle", limit - quiet);
+    this.drop(a, parseFailure("timeout"));
+  },
+
+  // Block 14: a token error.
+  onTokenError(t, f) {
+    if (!this.cfg.canRenewToken) {
+      this.stopEverything();
+      return this.setState("failed", "fatal", { error: f });
+    }
+    if (this.state === "connected") {
+      this.renewFirst = true;
+      return this.drop(t, f);
+    }
+    if (this.attempt.renewed) return this.endAttempt("connect-failed", f);
+    this.disposeAll();
+    this.cancelAttemptTimers();
+    this.bgCheck = 0;
+    this.attempt = this.newAttempt();
+    this.askRenewal();
+  },
+  renewBeforeAttempt() {
+    this.renewFirst = false;
+    this.bgCheck = 0;
+    this.askRenewal();
+  },
+  askRenewal() {
+    this.attempt.renewal = this.newCheck();
+    this.emit(`renew-token C${this.attempt.renewal}`);
+    this.startTimerMs("renew-token", this.cfg.realtimeRequestTimeoutMs);
+  },
+  // Block 15.
+  onTokenAnswer(id, renewed, f) {
+    if (id <= 0 || id !== this.attempt.renewal || !this.timers.has("renew-token") || this.state !== "connecting") return;
+    this.cancelTimer("renew-token");
+    this.renewalDone(renewed, f);
+  },
+  renewalDone(renewed, f) {
+    this.attempt.renewal = 0;
+    if (renewed) {
+      this.startAttempt("reconnect");
+      this.attempt.renewed = true;
+      return;
+    }
+    if (f && f.kind === "http-status" && f.status === 403) {
+      this.stopEverything();
+      return this.setState("failed", "fatal", { error: f });
+    }
+    this.endAttempt("connect-failed", f);
+  },
+});
 
 // runScenario answers one scenario of fixtures/scenarios.json: the actions
 // of each step.

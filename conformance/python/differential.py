@@ -66,7 +66,22 @@ def random_config(rng):
         cfg["retrySpread"] = 1
     if rng.random() < 0.05:
         cfg["suspendedSpread"] = 0.5
+    if rng.random() < 0.4:
+        cfg["canRenewToken"] = True
     return cfg
+
+
+def connected_options(rng):
+    """What a CONNECTED message says, often nothing."""
+    opts = []
+    if rng.random() < 0.4:
+        opts.append("maxIdleInterval=%d" % rng.choice([0, 1000, 5000, 15000]))
+    if rng.random() < 0.3:
+        opts.append("connectionStateTtl=%d" % rng.choice([0, 2000, 60000]))
+    if rng.random() < 0.2:
+        opts.append("error=%s" % rng.choice(FAILURES))
+    rng.shuffle(opts)
+    return "".join(" " + o for o in opts)
 
 
 def drop_event(rng, eng):
@@ -108,10 +123,18 @@ def random_event(rng, eng, t):
     c = rng.random()
     if c < 0.22 and live:
         ev = rng.choice(["viable", "connected", "connected"]) + " T%d" % rng.choice(live)
+        if ev.startswith("connected"):
+            ev += connected_options(rng)
+    elif c < 0.3 and live:
+        tid = rng.choice(live)
+        if rng.random() < 0.5:
+            ev = "details T%d" % tid + connected_options(rng)
+        else:
+            ev = "activity T%d" % tid + ("" if rng.random() < 0.5 else " at=%d" % max(0, t - rng.randint(0, 20000)))
     elif c < 0.38 and live:
         tid = rng.choice(live)
         if rng.random() < 0.6:
-            ev = "failed T%d %s" % (tid, rng.choice(FAILURES))
+            ev = "failed T%d %s" % (tid, rng.choice(FAILURES + ["token", "token"]))
         else:
             ev = "closed T%d" % tid + ("" if rng.random() < 0.3 else " " + rng.choice(FAILURES))
     elif c < 0.62 and timers:
@@ -122,8 +145,12 @@ def random_event(rng, eng, t):
             if due > t and rng.random() < 0.9:
                 t = due
     elif c < 0.75 and last_check > 0:
-        ev = "%s C%d %s" % (rng.choice(["connectivity", "websocket-check"]),
-                            rng.randint(max(0, last_check - 2), last_check), rng.choice(["up", "down"]))
+        kind = rng.choice(["connectivity", "websocket-check", "token"])
+        cid = rng.randint(max(0, last_check - 2), last_check)
+        if kind == "token":
+            ev = "token C%d %s" % (cid, rng.choice(["renewed", "failed other", "failed http-status:403", "failed timeout"]))
+        else:
+            ev = "%s C%d %s" % (kind, cid, rng.choice(["up", "down"]))
     else:
         ev = rng.choice(["connect", "close", "network-up", "network-down", "fatal token",
                          "timer retry", "timer state-ttl", "connect", "close"])

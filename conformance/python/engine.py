@@ -44,6 +44,7 @@ DEFAULTS = {
     "suspendedRetryTimeoutMs": 30000,
     "suspendedSpread": 0,
     "webSocket": True,
+    "canRenewToken": False,
 }
 EPOCH_UNIX_MS = 1767225600000  # atMs 0: 2026-01-01T00:00:00Z
 
@@ -51,9 +52,10 @@ WF, HF, WC = "websocket-first", "http-first", "websocket-check"
 MS = 10**6  # nanoseconds per millisecond
 
 ATTEMPT_TIMERS = ("short-circuit", "connectivity-check", "websocket-slow",
-                  "websocket-give-up", "attempt", "slow-check")
+                  "websocket-give-up", "attempt", "slow-check", "renew-token")
 ALL_TIMERS = ("short-circuit", "retry", "state-ttl", "connectivity-check", "close",
-              "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check")
+              "websocket-slow", "websocket-give-up", "flap-hold", "attempt", "slow-check",
+              "idle", "renew-token")
 
 
 def fmt_ms(ns):
@@ -132,6 +134,8 @@ class Attempt:
         self.ws_check_id = None
         self.order = None          # the host order, once drawn
         self.started_on = None     # the transport the preference made it start on
+        self.renewal = None        # the token renewal in flight
+        self.renewed = False       # the attempt followed a renewal
 
 
 class Engine:
@@ -178,6 +182,12 @@ class Engine:
         self.pref = ad.decode_preference(c["preference"]) if c["preference"] else ad.NOTHING
         self.bg_check = None       # the background websocket check of a remembered HTTP
         self.redirect = False
+        # What the server said (docs/engine.md: The server speaks, Liveness,
+        # Token errors).
+        self.server_ttl = 0        # the connection's connectionStateTtl from the server (ns; 0: the configured one)
+        self.max_idle = 0          # the active transport's maxIdleInterval (ns; 0: no idle timer)
+        self.last_activity = 0
+        self.renew_first = False   # the next attempt starts with a token renewal
         self.att = Attempt()
         self.out = []
 
@@ -243,6 +253,8 @@ class Engine:
             t.connect_timer = False
             self.emit(f"cancel connect T{t.id}")
         self.emit(f"dispose T{t.id}")
+        if t.status == "active":
+            self.cancel_timer("idle")
         self.slots[self.slots.index(t)] = None
         self.transports = [x for x in self.slots if x is not None]
 
@@ -367,6 +379,9 @@ class Engine:
 
     def start_attempt(self, reason, change=True):
         """Block 6 and the START rows."""
+        if self.renew_first:
+            self.renew_before_attempt(reason, change)
+            return
         redirect = self.redirect and self.max_hosts > 1
         self.redirect = False
         self.window_due = False
@@ -543,9 +558,9 @@ class Engine:
                 return
         if t.status != "pending":
             return
-        self.activate(t)
+        self.activate(t, details_of(words[1:]))
 
-    def activate(self, t):
+    def activate(self, t, details=None):
         """Block 8."""
         if t.connect_timer:
             t.connect_timer = False
@@ -566,14 +581,15 @@ class Engine:
                     self.dispose(o)
         if self.uses_preference() and not self.hold_in_force():
             self.pref = ad.remembered(t.kind, self.wall_ms(), "connected")
-        if self.state != "connected":
+        first = self.state != "connected"
+        if first:
             self.cancel_timer("state-ttl")
             self.cancel_timer("retry")
             self.n = 0
-            self.ever_connected = True
             self.ttl_passed = False
             self.att = Attempt()
-            self.set_state("connected", "connected")
+        self.announce_active(details or Details())
+        if first:
             if self.policy != WC and t.kind == "http" and self.ws:
                 if self.hold_in_force():
                     if "flap-hold" not in self.timers:
@@ -596,6 +612,9 @@ class Engine:
         self.gone(t, failure)
 
     def gone(self, t, failure):
+        if self.takes_token_error(t, failure):
+            self.token_error(t, failure)
+            return
         if t.status == "active":
             self.drop(t, failure)
         else:
@@ -616,7 +635,7 @@ class Engine:
             self.redirect = True
             self.forget_pref()
         self.reconnect(failure)
-        self.start_timer("state-ttl", self.ttl)
+        self.start_timer("state-ttl", self.state_ttl())
 
     def reconnect(self, failure):
         """Block 10's reconnect part."""
@@ -929,7 +948,167 @@ class Engine:
         self.cancel_attempt_timers()
         self.end_attempt("network-down", UNREACHABLE)
         if was_connected:
-            self.start_timer("state-ttl", self.ttl)
+            self.start_timer("state-ttl", self.state_ttl())
+
+
+    # -- what the server says (docs/engine.md: The server speaks, Liveness,
+    # Token errors) ----------------------------------------------------------
+
+    def state_ttl(self):
+        """The connection's connectionStateTtl: the server's, else the configured one."""
+        return self.server_ttl if self.ever_connected and self.server_ttl > 0 else self.ttl
+
+    def use_details(self, d):
+        if d.ttl > 0:
+            self.server_ttl = d.ttl
+        self.max_idle = d.idle
+        self.last_activity = self.now
+
+    def announce_active(self, d):
+        """Block 8's end: CONNECTED with the message's error, or the upgrade's
+        update; then the idle timer."""
+        if not self.ever_connected:
+            self.server_ttl = 0  # a fresh connection
+        self.use_details(d)
+        if self.state != "connected":
+            self.ever_connected = True
+            self.set_state("connected", "connected", error=d.error)
+        else:
+            self.update("transport", d.error)
+        self.arm_idle()
+
+    def update(self, reason, error):
+        self.emit(f"update {reason}" + (f" error={error}" if error is not None else ""))
+
+    def arm_idle(self):
+        if self.max_idle > 0:
+            self.start_timer("idle", self.max_idle + self.rrt)
+        else:
+            self.cancel_timer("idle")
+
+    def on_details(self, words):
+        """Block 13: a later CONNECTED on the active transport."""
+        t = self.find(self.tid(words[0])) if words else None
+        if self.state != "connected" or t is None or t.status != "active":
+            return
+        d = details_of(words[1:])
+        self.use_details(d)
+        self.update("details", d.error)
+        self.arm_idle()
+
+    def on_activity(self, words):
+        t = self.find(self.tid(words[0])) if words else None
+        if t is None or t.status != "active":
+            return
+        at = self.now
+        for w in words[1:]:
+            if w.startswith("at="):
+                at = min(ms_ns(int(w[3:])), self.now)
+        self.last_activity = max(self.last_activity, at)
+
+    def timer_idle(self):
+        a = self.active()
+        if self.state != "connected" or a is None or self.max_idle <= 0:
+            return
+        limit = self.max_idle + self.rrt
+        quiet = self.now - self.last_activity
+        if quiet < limit:
+            self.start_timer("idle", limit - quiet)
+            return
+        self.drop(a, TIMEOUT)
+
+    def takes_token_error(self, t, failure):
+        return failure is not None and failure.kind == "token" and (
+            self.state == "connecting" or self.state == "connected" and t.status == "active")
+
+    def token_error(self, t, failure):
+        """Block 14."""
+        if not self.c["canRenewToken"]:
+            self.stop_everything()
+            self.set_state("failed", "fatal", error=failure)
+            return
+        if self.state == "connected":
+            self.renew_first = True
+            self.drop(t, failure)
+            return
+        if self.att.renewed:
+            self.end_attempt("connect-failed", failure, forget_on_fail=True)
+            return
+        self.dispose_all()
+        self.cancel_attempt_timers()
+        self.att = Attempt()
+        self.bg_check = None
+        self.ask_renewal()
+
+    def renew_before_attempt(self, reason, change):
+        """Block 6 for the attempt after a token error while CONNECTED."""
+        self.renew_first = False
+        self.window_due = False
+        self.att = Attempt()
+        self.bg_check = None
+        if change:
+            self.set_state("connecting", reason)
+        self.ask_renewal()
+
+    def ask_renewal(self):
+        cid = self.next_check
+        self.next_check += 1
+        self.att.renewal = cid
+        self.emit(f"renew-token C{cid}")
+        self.start_timer("renew-token", self.rrt)
+
+    def on_token(self, words):
+        """Block 15: the renewal's answer."""
+        if len(words) < 2:
+            return
+        cid = self.cid(words[0])
+        if cid is None or cid == 0 or cid != self.att.renewal or "renew-token" not in self.timers \
+                or self.state != "connecting":
+            return
+        self.cancel_timer("renew-token")
+        renewed = words[1] == "renewed"
+        self.renewal_done(renewed, None if renewed else Failure(words[2]))
+
+    def timer_renew_token(self):
+        if self.state == "connecting" and self.att.renewal is not None:
+            self.renewal_done(False, TIMEOUT)
+
+    def renewal_done(self, renewed, failure):
+        self.att.renewal = None
+        if renewed:
+            self.start_attempt("reconnect", change=False)
+            self.att.renewed = True
+            return
+        if failure.kind == "http-status" and failure.status == 403:
+            self.stop_everything()
+            self.set_state("failed", "fatal", error=failure)
+            return
+        self.end_attempt("connect-failed", failure, forget_on_fail=True)
+
+
+class Details:
+    """What a CONNECTED message says: maxIdleInterval, connectionStateTtl (ns), its error."""
+
+    def __init__(self):
+        self.idle = 0
+        self.ttl = 0
+        self.error = None
+
+
+def details_of(words):
+    """The options maxIdleInterval=<ms> connectionStateTtl=<ms> error=<failure>."""
+    d = Details()
+    for w in words:
+        k, _, v = w.partition("=")
+        if k == "maxIdleInterval":
+            d.idle = ms_ns(int(v))
+        elif k == "connectionStateTtl":
+            d.ttl = ms_ns(int(v))
+        elif k == "error":
+            d.error = Failure(v)
+        else:
+            raise ValueError(f"unknown CONNECTED option {w!r}")
+    return d
 
 
 def run_scenario(inp):

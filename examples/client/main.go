@@ -1,114 +1,236 @@
-// Command client is a complete realtime client on the runner: a websocket
-// (github.com/coder/websocket) and an HTTP transport, a tiny server it
-// starts itself on loopback, host names mapped to addresses, Go errors
-// classified into the failures the fallback rules read, every state change
-// logged, and a clean close.
+// Command client runs the example SDK (package sdk) against its own
+// server (package server), both on loopback, under one fault, and exits 0
+// only when the connection reached the outcome that fault should give:
+// CONNECTED over the expected transport to the expected host, a message
+// published and delivered back on it, and, after a drop, the same again on
+// a new connection; then a clean close. Anything else, or the deadline,
+// exits 1.
 //
-//	go run ./client                    # connects over the websocket
-//	go run ./client -reject-websocket  # a proxy refuses websockets: HTTP connects
-//	go run ./client -primary-down      # the primary host refuses: the fallback host connects
-//	go run ./client -inline            # the runner calls this client's code inside its calls
+//	go run ./client                      # healthy: a websocket to the primary host
+//	go run ./client -reject-websocket    # a proxy answers websockets 403: long-poll to the primary host
+//	go run ./client -blackhole-websocket # websockets never answered: long-poll once the short-circuit timer (2 s) fires
+//	go run ./client -primary-down        # the primary host refuses: a websocket to the fallback host
+//	go run ./client -drop                # every connection dropped after CONNECTED: it reconnects and delivers again
 //
-// It exits 0 once it has connected and closed, 1 otherwise.
+// The faults combine; -inline runs the SDK with runner.Options.Inline, -v
+// logs how each transport ended.
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
+	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
+	"github.com/reconnect-go/reconnect/examples/protocol"
+	"github.com/reconnect-go/reconnect/examples/sdk"
+	"github.com/reconnect-go/reconnect/examples/server"
 	"github.com/reconnect-go/reconnect/runner"
+)
+
+// The demo's host names. Your SDK's are your service's; here each maps to
+// a loopback listener of the example server.
+const (
+	primaryHost  = "realtime.example.test"
+	fallbackHost = "fallback.example.test"
+	checkHost    = "internet-up.example.test"
 )
 
 func main() {
 	reject := flag.Bool("reject-websocket", false, "answer websocket requests 403, as a proxy that blocks them does")
-	primaryDown := flag.Bool("primary-down", false, "refuse connections to the primary host")
-	inline := flag.Bool("inline", false, "runner.Options.Inline: this client's code holds no lock across its calls into the runner, its Close waits for no goroutine, and its code returns at once")
+	blackhole := flag.Bool("blackhole-websocket", false, "never answer websocket requests, as a proxy that swallows them does")
+	primaryDown := flag.Bool("primary-down", false, "the primary host refuses connections (its listener is closed)")
+	drop := flag.Bool("drop", false, "drop every connection once a message has come through, and expect a reconnect")
+	inline := flag.Bool("inline", false, "runner.Options.Inline: the runner calls the SDK's code inside its calls")
+	deadline := flag.Duration("deadline", 20*time.Second, "give up, and exit 1, after this long")
+	verbose := flag.Bool("v", false, "log how each transport ended, too")
 	flag.Parse()
 
-	srv := &server{}
-	srv.rejectWebSocket.Store(*reject)
-	addr, stop := srv.start()
-	defer stop()
-
-	// Your own hosts, not Ably's (engine.DefaultConfig's), each mapped to
-	// an address; with -primary-down the primary's address refuses.
-	hosts := map[string]string{"realtime.example.test": addr, "fallback.example.test": addr}
-	if *primaryDown {
-		hosts["realtime.example.test"] = refusingAddress()
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
 	}
-	cfg := engine.DefaultConfig()
-	cfg.Endpoint = reconnect.EndpointOptions{
-		Endpoint:      "realtime.example.test",
-		FallbackHosts: []string{"fallback.example.test"},
-	}
-	cfg.ShortCircuit = 500 * time.Millisecond
-
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	changes := make(chan runner.StateChange, runner.MaxQueuedChanges)
-	r, err := runner.New(ctx, runner.Options{
-		Config: cfg,
-		Dialer: dialer{hosts: hosts},
-		// Without this the runner GETs Ably's connectivity URL before it
-		// tries a fallback host. Here the internet is "up" when our own
-		// server answers.
-		CheckConnectivity: func(ctx context.Context) bool { return ctx.Err() == nil },
-		OnStateChange:     func(c runner.StateChange) { changes <- c }, // never blocks: room for every change the runner keeps
-		Inline:            *inline,
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err) // a *reconnect.FieldError naming the field
+	lg := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	f := faults{reject: *reject, blackhole: *blackhole, primaryDown: *primaryDown, drop: *drop}
+	start := time.Now()
+	if err := run(f, *inline, *deadline, lg); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.Exit(1)
 	}
-
-	r.Connect()
-	if !await(ctx, changes, engine.Connected) {
-		os.Exit(1)
+	want := f.expect()
+	again := ""
+	if *drop {
+		again = ", dropped, reconnected and delivered again"
 	}
-	r.Close()
-	if !await(ctx, changes, engine.Closed) {
-		os.Exit(1)
-	}
-	cancel()
-	<-r.Done() // every goroutine of the runner has ended
+	fmt.Printf("ok: connected over %v, a message delivered over %v%s, closed cleanly, in %v\n",
+		want.connected, want.delivered, again, time.Since(start).Round(time.Millisecond))
 }
 
-// await logs state changes until the connection reaches want, and
-// reports whether it did before ctx ended.
-func await(ctx context.Context, changes <-chan runner.StateChange, want engine.State) bool {
-	for {
-		select {
-		case c := <-changes:
-			line := fmt.Sprintf("%-12v → %-12v %v", c.From, c.To, c.Reason)
-			if c.Failure.Kind != reconnect.FailureNone {
-				line += fmt.Sprintf(" (%v)", c.Failure)
-			}
-			if c.To == engine.Connected {
-				line += fmt.Sprintf(" over %v to %s", c.Transport, c.Host)
-			}
-			fmt.Println(line)
-			if c.To == want {
-				return true
-			}
-		case <-ctx.Done():
-			fmt.Fprintln(os.Stderr, "gave up waiting for", want)
-			return false
+// faults are the faults of one run.
+type faults struct{ reject, blackhole, primaryDown, drop bool }
+
+// route is a transport to a host.
+type route struct {
+	transport reconnect.Transport
+	host      string
+}
+
+func (r route) String() string { return r.transport.String() + " to " + r.host }
+
+// expected is where the connection should end up: connected is the route
+// of the first CONNECTED, delivered the one the messages settle on.
+type expected struct{ connected, delivered route }
+
+// expect is the outcome the faults should give. Messages settle on a
+// websocket unless websockets are refused or blackholed, and on the
+// primary host unless it is down. The first CONNECTED is over HTTP
+// whenever the websocket failed on the primary host first (the engine
+// then tries the fallback hosts over HTTP, and upgrades to a websocket
+// once connected). A drop changes none of this.
+func (f faults) expect() expected {
+	e := expected{route{reconnect.WebSocket, primaryHost}, route{reconnect.WebSocket, primaryHost}}
+	if f.reject || f.blackhole {
+		e.delivered.transport = reconnect.HTTP
+	}
+	if f.reject || f.blackhole || f.primaryDown {
+		e.connected.transport = reconnect.HTTP
+	}
+	if f.primaryDown {
+		e.connected.host, e.delivered.host = fallbackHost, fallbackHost
+	}
+	return e
+}
+
+func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+
+	srv := &server.Server{}
+	defer srv.Close()
+	srv.RejectWebSocket.Store(f.reject)
+	srv.BlackholeWebSocket.Store(f.blackhole)
+	primary, downPrimary, err := srv.Listen()
+	if err != nil {
+		return err
+	}
+	fallback, _, err := srv.Listen()
+	if err != nil {
+		return err
+	}
+	if f.primaryDown {
+		downPrimary()
+	}
+	addrs := map[string]string{primaryHost: primary, fallbackHost: fallback, checkHost: fallback}
+
+	changes := make(chan runner.StateChange, runner.MaxQueuedChanges)
+	msgs := make(chan sdk.Message, 64)
+	c, err := sdk.New(sdk.Options{
+		Endpoint:             primaryHost,
+		FallbackHosts:        []string{fallbackHost},
+		Resolve:              func(host string) (string, bool) { a, ok := addrs[host]; return a, ok },
+		ConnectivityCheckURL: "http://" + checkHost + protocol.PathCheck,
+		Logger:               lg,
+		// Neither callback blocks: Inline asks that, and the demo reads
+		// both channels only while it waits.
+		OnMessage:     func(m sdk.Message) { trySend(msgs, m) },
+		OnStateChange: func(ch runner.StateChange) { trySend(changes, ch) },
+		Inline:        inline,
+	})
+	if err != nil {
+		return err
+	}
+	want := f.expect()
+	c.Connect()
+	if err := deliver(ctx, c, changes, msgs, want, "hello", lg); err != nil {
+		return err
+	}
+	if f.drop {
+		lg.Info("server: dropping every connection", "dropped", srv.DropAll())
+		ch, err := await(ctx, changes, engine.Disconnected)
+		if err != nil {
+			return err
+		}
+		if ch.Reason != engine.ReasonDropped {
+			return fmt.Errorf("DISCONNECTED for %v, want %v", ch.Reason, engine.ReasonDropped)
+		}
+		if err := deliver(ctx, c, changes, msgs, want, "hello again", lg); err != nil {
+			return fmt.Errorf("after the drop: %w", err)
+		}
+	}
+	return c.Close(ctx)
+}
+
+// deliver waits for CONNECTED over want.connected, then publishes data,
+// numbered, every 100 ms until the server's echo of one arrives over
+// want.delivered: an upgrade may still be under way when CONNECTED
+// arrives, and a message sent on a transport the upgrade replaces is lost
+// (a real SDK resends it on the new one).
+func deliver(ctx context.Context, c *sdk.Client, changes <-chan runner.StateChange, msgs <-chan sdk.Message, want expected, data string, lg *slog.Logger) error {
+	ch, err := await(ctx, changes, engine.Connected)
+	if err != nil {
+		return err
+	}
+	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
+	}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for n := 1; ; n++ {
+		if err := c.Publish(fmt.Sprintf("%s %d", data, n)); err != nil {
+			lg.Debug("publish", "error", err) // no transport for the moment, or the one it found was replaced
+		}
+		if back, err := echo(ctx, msgs, tick.C, data, want.delivered, lg); back || err != nil {
+			return err
 		}
 	}
 }
 
-// refusingAddress returns a loopback address where nothing listens.
-func refusingAddress() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
+// echo waits for a message published as data to come back over want; it
+// reports false at the next tick.
+func echo(ctx context.Context, msgs <-chan sdk.Message, tick <-chan time.Time, data string, want route, lg *slog.Logger) (bool, error) {
+	for {
+		select {
+		case m := <-msgs:
+			got := route{m.Transport, m.Host}
+			if strings.HasPrefix(m.Data, data+" ") && got == want {
+				lg.Info("message", "data", m.Data, "over", got)
+				return true, nil
+			}
+			lg.Debug("message", "data", m.Data, "over", got, "waiting for", want)
+		case <-tick:
+			return false, nil
+		case <-ctx.Done():
+			return false, fmt.Errorf("deadline: no message published came back over %v", want)
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+}
+
+// await waits for a change to want; CLOSED or FAILED meanwhile is an error.
+func await(ctx context.Context, changes <-chan runner.StateChange, want engine.State) (runner.StateChange, error) {
+	for {
+		select {
+		case ch := <-changes:
+			switch {
+			case ch.To == want:
+				return ch, nil
+			case ch.To == engine.Closed || ch.To == engine.Failed:
+				return ch, fmt.Errorf("went %v (%v, %v) while waiting for %v", ch.To, ch.Reason, ch.Failure, want)
+			}
+		case <-ctx.Done():
+			return runner.StateChange{}, fmt.Errorf("deadline: still waiting for %v", want)
+		}
+	}
+}
+
+// trySend sends v on ch unless ch is full.
+func trySend[T any](ch chan<- T, v T) {
+	select {
+	case ch <- v:
+	default:
+	}
 }

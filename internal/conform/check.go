@@ -181,8 +181,9 @@ func jsonEqual(a, b any) bool {
 	return bytes.Equal(x, y)
 }
 
-// compareSteps applies the scenario matching rule: per step, the state
-// changes in order and the other actions as a multiset.
+// compareSteps applies the scenario matching rule: per step, every action
+// in order (SameActions); a step that differs is named with how it differs
+// (ActionsDiff).
 func compareSteps(want []any, got any) string {
 	g, ok := got.([]any)
 	if !ok || len(g) != len(want) {
@@ -194,8 +195,8 @@ func compareSteps(want []any, got any) string {
 		wa := stringsOf(wm["actions"])
 		gm, _ := g[i].(map[string]any)
 		ga := stringsOf(gm["actions"])
-		if !SameActions(ga, wa) {
-			bad = append(bad, fmt.Sprintf("step %d: want %s, got %s", i, rawJSON(wa), rawJSON(ga)))
+		if d := ActionsDiff(ga, wa); d != "" {
+			bad = append(bad, fmt.Sprintf("step %d: %s: want %s, got %s", i, d, rawJSON(wa), rawJSON(ga)))
 		}
 	}
 	return strings.Join(bad, "; ")
@@ -211,21 +212,56 @@ func stringsOf(v any) []string {
 	return out
 }
 
-// SameActions is the scenarios' matching rule: state changes compared in
-// order, every other action as a multiset.
+// SameActions is the scenarios' matching rule: a step's actions are
+// compared in order, every one of them, as text (docs/engine.md, The order
+// of actions within one step: the whole order is normative and no set of
+// actions is compared as a multiset).
 func SameActions(got, want []string) bool {
-	split := func(x []string) (st, rest []string) {
-		for _, s := range x {
-			if strings.HasPrefix(s, "state ") {
-				st = append(st, s)
-			} else {
-				rest = append(rest, s)
-			}
-		}
-		slices.Sort(rest)
-		return st, rest
+	return slices.Equal(got, want)
+}
+
+// ActionsDiff says how a step's actions differ from the expected ones, or
+// returns "" when SameActions holds. The same actions in another order
+// name the first position that differs, so that a port learns the order
+// from the failure; otherwise the actions missing and those not expected
+// are listed (each as often as it is missing or extra).
+func ActionsDiff(got, want []string) string {
+	if SameActions(got, want) {
+		return ""
 	}
-	gs, gr := split(got)
-	ws, wr := split(want)
-	return slices.Equal(gs, ws) && slices.Equal(gr, wr)
+	count := map[string]int{}
+	for _, a := range want {
+		count[a]++
+	}
+	for _, a := range got {
+		count[a]--
+	}
+	var missing, extra []string
+	for _, a := range want {
+		if count[a] > 0 {
+			missing = append(missing, a)
+			count[a]--
+		}
+	}
+	for _, a := range got {
+		if count[a] < 0 {
+			extra = append(extra, a)
+			count[a]++
+		}
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		i := 0
+		for got[i] == want[i] {
+			i++
+		}
+		return fmt.Sprintf("the same actions in another order: action %d is %q, want %q (docs/engine.md, The order of actions within one step)", i+1, got[i], want[i])
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, fmt.Sprintf("missing %q", missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, fmt.Sprintf("not expected %q", extra))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -28,6 +28,7 @@ type ScenarioInput struct {
 		ImmediateShare       float64  `json:"immediateShare"`
 		RetrySpread          float64  `json:"retrySpread"`
 		SuspendedSpread      float64  `json:"suspendedSpread"`
+		CanRenewToken        bool     `json:"canRenewToken"`
 	} `json:"config"`
 	Draws []float64 `json:"draws"`
 	Steps []struct {
@@ -65,7 +66,7 @@ var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // from the scenario's pinned draws; drawn reports an error unless the
 // engine has drawn exactly the pinned numbers.
 func ScenarioConfig(in ScenarioInput) (cfg engine.Config, drawn func() error, err error) {
-	cfg = engine.DefaultConfig()
+	cfg = engine.AblyConfig()
 	if in.Config.ShortCircuitMs != 0 {
 		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
 	}
@@ -87,6 +88,7 @@ func ScenarioConfig(in ScenarioInput) (cfg engine.Config, drawn func() error, er
 		return cfg, nil, err
 	}
 	cfg.RememberTransport = in.Config.RememberTransport
+	cfg.CanRenewToken = in.Config.CanRenewToken
 	switch in.Config.Policy {
 	case "", "websocket-first":
 	case "http-first":
@@ -212,6 +214,8 @@ func (r *renderer) event(s string) (engine.Event, error) {
 		}
 		fl, err := ParseFailure(f[1])
 		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
+	case "connected", "details", "activity", "token":
+		return serverEvent(s, f)
 	}
 	k, ok := eventKinds[f[0]]
 	if !ok {
@@ -267,6 +271,10 @@ func (r *renderer) render(a engine.Action) string {
 		return fmt.Sprintf("check C%d", a.Check)
 	case engine.ActionCheckWebSocket:
 		return fmt.Sprintf("check-websocket C%d", a.Check)
+	case engine.ActionRenewToken:
+		return fmt.Sprintf("renew-token C%d", a.Check)
+	case engine.ActionUpdate:
+		return UpdateLine(a.Reason, a.Failure)
 	}
 	return a.String()
 }
@@ -279,6 +287,16 @@ func StateLine(from, to engine.State, reason engine.Reason, retryIn time.Duratio
 	if to == engine.Disconnected || to == engine.Suspended {
 		s += " retryIn=" + msText(retryIn)
 	}
+	if f.Kind != reconnect.FailureNone {
+		s += " error=" + f.String()
+	}
+	return s
+}
+
+// UpdateLine renders an update in the fixture's grammar:
+// "update <reason>[ error=<failure>]".
+func UpdateLine(reason engine.Reason, f reconnect.Failure) string {
+	s := "update " + reason.String()
 	if f.Kind != reconnect.FailureNone {
 		s += " error=" + f.String()
 	}

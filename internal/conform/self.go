@@ -185,7 +185,7 @@ func answer(req Request) (map[string]any, error) {
 		t, m := reconnect.UpgradeAfterActivation(transports[in.Activated], reconnect.Availability{WebSocket: in.WebSocketAvailable, HTTP: true})
 		return map[string]any{"transport": t.String(), "mode": m.String()}, nil
 	case "resolveHosts":
-		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment}
+		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment, Ably: true} // the fixtures are REC1/REC2
 		if in.FallbackHosts != nil {
 			o.FallbackHosts = append([]string{}, *in.FallbackHosts...)
 		}

@@ -37,7 +37,7 @@ func preferenceRows(t *testing.T, clients int) string {
 	b.WriteString("| profile | policy | reconnect, websocket remembered | reconnect, HTTP remembered |\n|---|---|---|---|\n")
 	for i, p := range profiles {
 		for j, pol := range []engine.Policy{engine.PolicyWebSocketCheck, engine.PolicyWebSocketFirst} {
-			cfg := engine.DefaultConfig()
+			cfg := engine.AblyConfig()
 			cfg.Policy, cfg.RememberTransport = pol, true
 			seed := uint64(i*2+j) + 1
 			without := mean(p, cfg, seed)

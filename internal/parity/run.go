@@ -18,7 +18,7 @@ func (zeroSource) Float64() float64 { return 0 }
 // Config is the engine configuration a timeline runs with: the defaults,
 // PolicyWebSocketCheck, the timeline's transports and a source that draws 0.
 func Config(tl Timeline) engine.Config {
-	c := engine.DefaultConfig()
+	c := engine.AblyConfig()
 	c.Policy = engine.PolicyWebSocketCheck
 	c.Source = zeroSource{}
 	if tl.ConnectionStateTTL > 0 {

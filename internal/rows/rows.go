@@ -209,10 +209,10 @@ var All = []Row{
 		"HTTP activates during the flapping hold: no upgrade; the flap-hold timer starts, due at the hold's end, unless it is running already; the remembered transport (HTTP, websocket-unstable, at the drop that started the hold) is not overwritten by this activation",
 		"decision: the flapping guard", pins("flapping-websocket-prefers-http-for-a-while", "flapping-close-cancels-the-hold", "flapping-under-http-first", "flapping-hold-keeps-the-remembered-websocket-unstable", "flapping-drop-exactly-a-window-old-counts"),
 		any_, "activate T<n>", any_, toConnected, "timer flap-hold at=<hold-end>"),
-	row("WH-CONNECTED-connected-upgrade-1", "transports", wfhf, "connected", "connected T<n>",
-		"the upgrade websocket activates: its connect timer cancelled, the active HTTP disposed, activate (and any other transport disposed)",
-		"transport-fallback: the upgrade", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "preference-under-http-first-websocket-replaces-pending-http"),
-		cancelConn, disposeTn, "activate T<n>", any_),
+	row("WH-CONNECTED-connected-upgrade-1", "transports", wfhf, "connected", "connected T<n> …",
+		"the upgrade websocket activates: its connect timer cancelled, the active HTTP disposed (its idle timer cancelled), activate (and any other transport disposed), then an update (reason transport, carrying the CONNECTED message's error if any: RTN4h) instead of a state change, then the new transport's idle timer (ALL-CONNECTING-connected-idle-2)",
+		"transport-fallback: the upgrade; RTN4h", pins("outcome-3-late-websocket-discarded-then-upgrade", "http-first-policy-upgrades", "preference-under-http-first-websocket-replaces-pending-http", "server-upgrade-is-an-update"),
+		cancelConn, disposeTn, any_, "activate T<n>", any_, "update transport …", any_),
 	row("ALL-CONNECTED-connected-duplicate-1", "transports", allP, "connected", "connected T<n> / viable T<n>",
 		"the active transport again (a duplicate): ignored", "decision: duplicates", pins("bad-events-are-ignored")),
 	row("ALL-ANY-transport-stale-1", "transports", allP, allStates, "viable T<n> / connected T<n> / failed T<n> <failure> / closed T<n> …",
@@ -455,9 +455,9 @@ var All = []Row{
 		any_),
 }
 
-// tourPins are the tours (scenarios_tour_test.go) that pin rows too, each
-// checked like any pin: one tour per policy makes the rows shared by the
-// policies pinned under each of them.
+// tourPins are the tours (engine/testdata/scenarios/10-tours.txt) that pin
+// rows too, each checked like any pin: one tour per policy makes the rows
+// shared by the policies pinned under each of them.
 var tourPins = map[string][]string{
 	"WF-START-ws-1":                        {"tour-hosts-websocket-first", "tour-life-websocket-first"},
 	"HF-START-http-1":                      {"tour-hosts-http-first", "tour-life-http-first"},
@@ -500,6 +500,38 @@ var tourPins = map[string][]string{
 	"ALL-ANY-network-ignored-2":            {"tour-life-http-first", "tour-life-websocket-check", "tour-life-websocket-first"},
 }
 
+// edgePins are the rows pinned by the scenarios of the edges a single
+// scenario used to catch: fractional delays, DISCONNECTED 500, answers
+// naming C0 for every kind of check, the rate limit's 1000 ms under
+// websocket-check, and network-down again and again while connected.
+var edgePins = map[string][]string{
+	"ALL-CONNECTING-lost-end-3":               {"retry-delays-with-fractional-milliseconds", "http-first-disconnected-500-qualifies-499-does-not"},
+	"WH-CONNECTING-lost-in-flight-2":          {"retry-delays-with-fractional-milliseconds"},
+	"ALL-DISCONNECTED-timer-retry-1":          {"network-down-repeated-while-connected-http-first"},
+	"ALL-CONNECTED-drop-503-3":                {"http-first-rtn17f1-is-500-to-504-both-ends"},
+	"ALL-CONNECTED-drop-1":                    {"http-first-rtn17f1-is-500-to-504-both-ends", "immediate-reconnect-exactly-one-second-later-websocket-check"},
+	"ALL-CONNECTED-drop-rate-limited-2":       {"immediate-reconnect-exactly-one-second-later-websocket-check"},
+	"WH-START-redirect-1":                     {"http-first-rtn17f1-is-500-to-504-both-ends", "check-zero-names-no-check-http-first"},
+	"WH-CONNECTING-connectivity-2":            {"http-first-rtn17f1-is-500-to-504-both-ends", "check-zero-names-no-check-http-first"},
+	"WH-CONNECTED-connected-upgrade-1":        {"http-first-rtn17f1-is-500-to-504-both-ends"},
+	"ALL-CONNECTING-lost-flow-fallback-1":     {"http-first-disconnected-500-qualifies-499-does-not", "websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"WC-CONNECTING-lost-pending-503-4":        {"websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"WC-START-redirect-3":                     {"websocket-check-500-before-connected-goes-to-a-fallback-host"},
+	"ALL-ANY-check-id-1":                      {"check-zero-names-no-check-http-first", "check-zero-names-no-check-websocket-check", "check-zero-names-no-check-remembered-http-first", "check-zero-names-no-check-remembered-http-websocket-check"},
+	"ALL-CONNECTING-connectivity-1":           {"check-zero-names-no-check-http-first"},
+	"WC-CONNECTING-timer-websocket-slow-1":    {"check-zero-names-no-check-websocket-check"},
+	"WC-CONNECTING-connectivity-slow-up-1":    {"check-zero-names-no-check-websocket-check"},
+	"WC-CONNECTING-timer-websocket-give-up-1": {"check-zero-names-no-check-websocket-check"},
+	"ALL-CONNECTING-connectivity-3":           {"check-zero-names-no-check-websocket-check"},
+	"WH-START-remembered-http-1":              {"check-zero-names-no-check-remembered-http-first"},
+	"WH-CONNECTING-preference-check-up-2":     {"check-zero-names-no-check-remembered-http-first"},
+	"WC-CONNECTING-preference-check-up-1":     {"check-zero-names-no-check-remembered-http-websocket-check"},
+	"ALL-CONNECTED-network-down-1":            {"network-down-repeated-while-connected", "network-down-repeated-while-connected-http-first"},
+	"ALL-ANY-network-ignored-2":               {"network-down-repeated-while-connected", "network-down-repeated-while-connected-http-first"},
+	"ALL-DISCONNECTED-network-up-1":           {"network-down-repeated-while-connected"},
+	"ALL-ANY-transport-stale-1":               {"network-down-repeated-while-connected-http-first"},
+}
+
 // onePath lists the rows whose code path does not depend on the policy.
 var onePath = map[string]bool{
 	"ALL-ANY-transport-stale-1": true, "ALL-ANY-connectivity-stale-1": true, "ALL-ANY-check-id-1": true, "ALL-ANY-websocket-check-stale-1": true,
@@ -525,6 +557,7 @@ func init() {
 		All[i].Without = without[All[i].ID]
 		All[i].OnePath = onePath[All[i].ID]
 		All[i].Pins = append(All[i].Pins, tourPins[All[i].ID]...)
+		All[i].Pins = append(All[i].Pins, edgePins[All[i].ID]...)
 	}
 }
 

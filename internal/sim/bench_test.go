@@ -16,7 +16,7 @@ import (
 func BenchmarkSimulatedAttempts(b *testing.B) {
 	b.ReportAllocs()
 	p, _ := Select(Builtin(), []string{"slow-mobile"})
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cl := newClient(cfg, rand.New(rand.NewPCG(1, 2)))
 	attempts := 0
 	for i := 0; i < b.N; i++ {

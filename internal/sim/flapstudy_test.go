@@ -24,7 +24,7 @@ func flapProfile(t *testing.T, lifetimeMs, sigma float64) Profile {
 }
 
 func guarded(g engine.FlapGuard) engine.Config {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Flap = g
 	return cfg
 }

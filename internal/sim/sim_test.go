@@ -29,7 +29,7 @@ func TestZeroLatencyConnectsByWebSocketAtZero(t *testing.T) {
 	p := Profile{Name: "instant", Connectivity: Check{Up: 1}, WebSocketCheck: Check{Pass: 1}}
 	r := rand.New(rand.NewPCG(1, 1))
 	for range 100 {
-		res := Simulate(p, engine.DefaultConfig(), time.Minute, r)
+		res := Simulate(p, engine.AblyConfig(), time.Minute, r)
 		if !res.Connected || res.TimeToConnect != 0 || res.Outcome != 1 || res.Opened != 1 || res.HTTPOpened != 0 {
 			t.Fatalf("%+v", res)
 		}
@@ -42,7 +42,7 @@ func TestBlackholedWebSocketDelaysHTTPByExactlyTheShortCircuit(t *testing.T) {
 	p := Profile{Name: "bh", Primary: HostClass{WebSocket: Path{Blackhole: 1}, HTTP: Path{Connect: Dist{MedianMs: 100}}},
 		Connectivity: Check{Up: 1}}
 	for _, sc := range []time.Duration{250 * time.Millisecond, 2 * time.Second, 7 * time.Second} {
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		cfg.ShortCircuit = sc
 		wsFirst := Simulate(p, cfg, time.Minute, rand.New(rand.NewPCG(2, 2)))
 		cfg.Policy = engine.PolicyHTTPFirst
@@ -58,7 +58,7 @@ func TestSweepIsDeterministic(t *testing.T) {
 	run := func() []Cell {
 		cells, err := Sweep(SweepConfig{Profiles: Builtin()[:3], Timeouts: []time.Duration{time.Second, 2 * time.Second},
 			Policies: []engine.Policy{engine.PolicyWebSocketFirst, engine.PolicyWebSocketCheck},
-			Clients:  200, Horizon: time.Minute, Seed: 9, Base: engine.DefaultConfig()})
+			Clients:  200, Horizon: time.Minute, Seed: 9, Base: engine.AblyConfig()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestSweepIsDeterministic(t *testing.T) {
 
 func TestOutcomeSharesAddUpAndProxiesGiveTheirOutcome(t *testing.T) {
 	cells, err := Sweep(SweepConfig{Profiles: Builtin(), Timeouts: []time.Duration{2 * time.Second},
-		Policies: []engine.Policy{engine.PolicyWebSocketFirst}, Clients: 300, Horizon: 5 * time.Minute, Seed: 3, Base: engine.DefaultConfig()})
+		Policies: []engine.Policy{engine.PolicyWebSocketFirst}, Clients: 300, Horizon: 5 * time.Minute, Seed: 3, Base: engine.AblyConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func stormMatchesEngines(t *testing.T, sc StormConfig) {
 // downtime ends. It returns the attempt times, rounded down to the storm's
 // millisecond slots as the storm rounds them.
 func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration {
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.Transports = reconnect.Availability{WebSocket: true}
 	cfg.Endpoint.Endpoint = "rt.example.com"
 	cfg.Source = &StormSource{Seed: sc.Seed, ID: id}
@@ -331,7 +331,7 @@ func TestMergeReplacesABuiltinOnlyWhenAsked(t *testing.T) {
 func TestRecommendAndBestByProfileMatchADirectScan(t *testing.T) {
 	cells, err := Sweep(SweepConfig{Profiles: Builtin()[:3], Timeouts: []time.Duration{250 * time.Millisecond, time.Second, 4 * time.Second},
 		Policies: []engine.Policy{engine.PolicyWebSocketFirst, engine.PolicyHTTPFirst}, Clients: 60, Horizon: time.Minute, Seed: 3,
-		Base: engine.DefaultConfig()})
+		Base: engine.AblyConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func FuzzParseProfiles(f *testing.F) {
 		}
 		// A profile that parses must simulate without trouble.
 		for _, p := range ps[:min(len(ps), 2)] {
-			Simulate(p, engine.DefaultConfig(), time.Minute, rand.New(rand.NewPCG(1, 1)))
+			Simulate(p, engine.AblyConfig(), time.Minute, rand.New(rand.NewPCG(1, 1)))
 		}
 	})
 }

@@ -21,7 +21,7 @@ var (
 func study(t *testing.T, profiles []Profile, timeouts []time.Duration, clients int, seed uint64) Study {
 	t.Helper()
 	st, err := Run(SweepConfig{Profiles: profiles, Timeouts: timeouts, Policies: []engine.Policy{engine.PolicyWebSocketFirst},
-		Clients: clients, Horizon: 5 * time.Minute, Seed: seed, Base: engine.DefaultConfig()})
+		Clients: clients, Horizon: 5 * time.Minute, Seed: seed, Base: engine.AblyConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,7 @@ func TestStormRejectsTooManyBuckets(t *testing.T) {
 func TestDropOnAHealthyNetworkCostsHalfTheWindowAtTheMedian(t *testing.T) {
 	healthy := Builtin()[0]
 	median := func(w time.Duration) time.Duration {
-		cfg := engine.DefaultConfig()
+		cfg := engine.AblyConfig()
 		cfg.ReconnectWindow = w
 		r := rand.New(rand.NewPCG(1, 2))
 		var ts []time.Duration

@@ -99,7 +99,7 @@ func dropMedian(o SafeOptions, n int, seed uint64) time.Duration {
 	if n <= 0 {
 		return 0
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ReconnectWindow, cfg.ImmediateShare = o.Window, o.ImmediateShare
 	cl := newClient(cfg, rand.New(rand.NewPCG(seed, 99)))
 	ts := make([]time.Duration, 0, n)

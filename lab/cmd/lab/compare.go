@@ -55,7 +55,7 @@ func compare(args []string, out io.Writer) error {
 		}
 		ps = keep
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "short circuit %v, %d clients per profile and side, horizon %v, lab connect requests spread over %v\n\n",
 		*shortCircuit, *clients, *horizon, *spread)

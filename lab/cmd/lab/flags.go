@@ -8,12 +8,13 @@ import (
 	"strings"
 )
 
-// usage is the command's synopsis: the demo and its three subcommands.
+// usage is the command's synopsis: the demo and its four subcommands.
 const usage = `usage:
   lab [flags]           the demo: one fault, N clients, a live timeline and a summary
   lab compare [flags]   the simulator against the lab, profile by profile
   lab storm [flags]     a server restart under load
   lab soak [flags]      a chaos soak with live invariants
+  lab peers [flags]     socket.io, centrifuge and ours, fault by fault, on real sockets
 
 Run 'lab SUBCOMMAND -h' for a subcommand's flags.`
 

@@ -5,6 +5,7 @@
 //	go run ./cmd/lab compare [flags]            the simulator against the lab
 //	go run ./cmd/lab storm [flags]              a server restart under load
 //	go run ./cmd/lab soak [flags]               a chaos soak with live invariants
+//	go run ./cmd/lab peers [flags]              the field's clients beside ours, fault by fault
 //
 // Every byte goes to 127.0.0.1. Run `go run ./cmd/lab -h` for the flags.
 package main
@@ -38,6 +39,8 @@ func main() {
 			run, args = storm, args[1:]
 		case "soak":
 			run, args = soak, args[1:]
+		case "peers":
+			run, args = peersCmd, args[1:]
 		}
 	}
 	if err := run(args, os.Stdout); err != nil {
@@ -45,7 +48,7 @@ func main() {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, "lab:", err)
-		if errors.Is(err, errViolations) {
+		if errors.Is(err, errViolations) || errors.Is(err, errUnexpected) {
 			os.Exit(1)
 		}
 		os.Exit(2)
@@ -101,7 +104,7 @@ func demo(args []string, out io.Writer) error {
 	if err := pf.Apply(s); err != nil {
 		return err
 	}
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = *shortCircuit
 	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
 		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))

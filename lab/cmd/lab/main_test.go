@@ -73,6 +73,10 @@ func TestCommandLineEdges(t *testing.T) {
 		{compare, []string{"-nope"}, "unknown flag -nope (run 'lab compare -h' for the flags)"},
 		{storm, []string{"-clients", "5", "extra"}, `unexpected argument "extra": lab storm takes flags only`},
 		{soak, []string{"more"}, `unexpected argument "more": lab soak takes flags only`},
+		{peersCmd, []string{"-faults", "healthy,nope"}, `unknown fault "nope"; the faults are healthy, websocket-refused`},
+		{peersCmd, []string{"-kinds", "ably"}, `unknown client kind "ably"`},
+		{peersCmd, []string{"-clients", "0", "-kinds", "ours-2s"}, "peers: 0 clients per kind; want 1 to 1000"},
+		{peersCmd, []string{"-kinds", "centrifuge", "-node-dir", "/nonexistent"}, "peers: the Node packages are not installed in /nonexistent"},
 	} {
 		var out bytes.Buffer
 		err := c.run(c.args, &out)
@@ -87,9 +91,25 @@ func TestCommandLineEdges(t *testing.T) {
 	if err := demo([]string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("-h: %v", err)
 	}
-	for _, want := range []string{"lab compare [flags]", "lab storm [flags]", "lab soak [flags]", "-fault string"} {
+	for _, want := range []string{"lab compare [flags]", "lab storm [flags]", "lab soak [flags]", "lab peers [flags]", "-fault string"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-h lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// The peers command with ours alone needs no Node: it runs, prints the
+// header and a table, and -check passes.
+func TestPeersOursAlone(t *testing.T) {
+	var out bytes.Buffer
+	if err := peersCmd([]string{"-kinds", "ours-2s,ours-short", "-faults", "healthy,websocket-refused", "-clients", "2",
+		"-settle", "100ms", "-window", "5s", "-check"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{"lab peers: 2 clients of each kind", "### websocket-refused", "| ours-short | 2/2 |",
+		"every kind reached its expected outcome under every fault (4 cells)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
 }

@@ -32,7 +32,7 @@ func storm(args []string, out io.Writer) error {
 		return errors.New("want 1 ≤ -clients ≤ 20000, -downtime and -capacity not negative, positive -horizon and -row, 0 < -scale ≤ 1")
 	}
 	sc := func(d time.Duration) time.Duration { return time.Duration(float64(d) * *scale) }
-	cfg := engine.DefaultConfig()
+	cfg := engine.AblyConfig()
 	t := &cfg.Timeouts
 	for _, d := range []*time.Duration{&t.DisconnectedRetry, &t.SuspendedRetry, &t.ConnectionStateTTL, &t.RealtimeRequest, &t.HTTPRequest} {
 		*d = sc(*d)

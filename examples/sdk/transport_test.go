@@ -1,0 +1,213 @@
+package sdk
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/examples/protocol"
+	"github.com/reconnect-go/reconnect/examples/server"
+	"github.com/reconnect-go/reconnect/runner"
+)
+
+// report is one report a transport made.
+type report struct {
+	kind string // viable, connected, failed, closed, fatal
+	f    reconnect.Failure
+}
+
+// recorder is a reporter that records every report.
+type recorder chan report
+
+func (r recorder) Viable()                    { r <- report{"viable", reconnect.Failure{}} }
+func (r recorder) Connected()                 { r <- report{"connected", reconnect.Failure{}} }
+func (r recorder) Failed(f reconnect.Failure) { r <- report{"failed", f} }
+func (r recorder) Closed(f reconnect.Failure) { r <- report{"closed", f} }
+func (r recorder) Fatal(f reconnect.Failure)  { r <- report{"fatal", f} }
+
+// open opens a transport of kind k to host, every host name resolving to
+// addr but "unknown.test", and returns it, its reports and a function that
+// waits for its goroutines.
+func open(t *testing.T, k reconnect.Transport, host, addr string) (runner.Transport, recorder, func()) {
+	t.Helper()
+	sh := &shared{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	d := newDialer(func(h string) (string, bool) { return addr, h != "unknown.test" }, sh)
+	rec := make(recorder, 8)
+	tr := d.open(runner.OpenRequest{ID: 1, Kind: k, Host: host}, rec)
+	t.Cleanup(tr.Close)
+	return tr, rec, sh.wg.Wait
+}
+
+// want checks the next reports.
+func want(t *testing.T, rec recorder, reports ...report) {
+	t.Helper()
+	for _, w := range reports {
+		select {
+		case r := <-rec:
+			if r != w {
+				t.Fatalf("reported %s %v, want %s %v", r.kind, r.f, w.kind, w.f)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no report; want %s %v", w.kind, w.f)
+		}
+	}
+}
+
+// exampleServer starts the example server on one loopback port.
+func exampleServer(t *testing.T) (*server.Server, string) {
+	t.Helper()
+	s := &server.Server{}
+	addr, _, err := s.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, addr
+}
+
+// refusing returns a loopback address where nothing listens.
+func refusing(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	return ln.Addr().String()
+}
+
+// The websocket library wraps the dial's error with %w, so
+// runner.Classify reads a refusal and an unknown host from websocket.Dial's
+// error as it is: no transport needs to keep the dial's error beside it.
+func TestClassifyReadsWebSocketDialErrors(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws://"+refusing(t)+"/ws", nil)
+	if f := runner.Classify(err, resp); f.Kind != reconnect.FailureRefused {
+		t.Errorf("refused: Classify(%v) = %v, want refused", err, f)
+	}
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: "unknown.test", IsNotFound: true}
+	}}}
+	_, resp, err = websocket.Dial(ctx, "ws://unknown.test/ws", &websocket.DialOptions{HTTPClient: hc})
+	if f := runner.Classify(err, resp); f.Kind != reconnect.FailureDNS {
+		t.Errorf("unknown host: Classify(%v) = %v, want dns", err, f)
+	}
+}
+
+// Before Viable a transport ends with Failed, the failure classified.
+func TestTransportsFailBeforeViable(t *testing.T) {
+	s, addr := exampleServer(t)
+	s.RejectWebSocket.Store(true)
+	for _, tc := range []struct {
+		name       string
+		kind       reconnect.Transport
+		host, addr string
+		want       reconnect.Failure
+	}{
+		{"websocket refused", reconnect.WebSocket, "rt.test", refusing(t), reconnect.Failure{Kind: reconnect.FailureRefused}},
+		{"websocket unknown host", reconnect.WebSocket, "unknown.test", addr, reconnect.Failure{Kind: reconnect.FailureDNS}},
+		{"websocket 403", reconnect.WebSocket, "rt.test", addr, reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: 403}},
+		{"long-poll refused", reconnect.HTTP, "rt.test", refusing(t), reconnect.Failure{Kind: reconnect.FailureRefused}},
+		{"long-poll unknown host", reconnect.HTTP, "unknown.test", addr, reconnect.Failure{Kind: reconnect.FailureDNS}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rec, wait := open(t, tc.kind, tc.host, tc.addr)
+			want(t, rec, report{"failed", tc.want})
+			wait()
+		})
+	}
+}
+
+// After Viable a transport ends with Closed, whether CONNECTED came or
+// not: the zero Failure for the server's CLOSED, how it ended otherwise.
+func TestTransportsCloseAfterViable(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String()+"/clean close", func(t *testing.T) {
+			_, addr := exampleServer(t)
+			tr, rec, wait := open(t, k, "rt.test", addr)
+			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			tr.RequestClose()
+			want(t, rec, report{kind: "closed"})
+			wait()
+		})
+		t.Run(k.String()+"/dropped after CONNECTED", func(t *testing.T) {
+			s, addr := exampleServer(t)
+			_, rec, wait := open(t, k, "rt.test", addr)
+			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			s.DropAll()
+			r := <-rec
+			if r.kind != "closed" || r.f.Kind == reconnect.FailureNone {
+				t.Fatalf("reported %s %v, want closed with a failure", r.kind, r.f)
+			}
+			wait()
+		})
+	}
+	// Viable, then the socket ends before CONNECTED: Closed, not Failed.
+	for _, tc := range []struct {
+		name string
+		send string // what the server sends before it closes the socket
+		want report
+	}{
+		{"cut before CONNECTED", "", report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}}},
+		{"DISCONNECTED before CONNECTED", "DISCONNECTED 503", report{"closed", reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}}},
+		{"fatal ERROR", "ERROR 400", report{"fatal", reconnect.Failure{Kind: reconnect.FailureOther}}},
+	} {
+		t.Run("websocket/"+tc.name, func(t *testing.T) {
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				c, err := websocket.Accept(w, r, nil)
+				if err != nil {
+					return
+				}
+				if tc.send != "" {
+					c.Write(r.Context(), websocket.MessageText, []byte(tc.send))
+				}
+				c.CloseNow()
+			}))
+			defer hs.Close()
+			_, rec, wait := open(t, reconnect.WebSocket, "rt.test", strings.TrimPrefix(hs.URL, "http://"))
+			want(t, rec, report{kind: "viable"}, tc.want)
+			wait()
+		})
+	}
+	t.Run("long-poll/cut before CONNECTED", func(t *testing.T) {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == protocol.PathConnect {
+				w.Header().Set(protocol.HeaderSession, "s1")
+				w.WriteHeader(http.StatusOK) // no CONNECTED yet: it would come in a poll
+				return
+			}
+			panic(http.ErrAbortHandler) // the poll: the connection is cut
+		}))
+		defer hs.Close()
+		_, rec, wait := open(t, reconnect.HTTP, "rt.test", strings.TrimPrefix(hs.URL, "http://"))
+		want(t, rec, report{kind: "viable"}, report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}})
+		wait()
+	})
+}
+
+// After Close a transport reports nothing, and its goroutines end.
+func TestTransportsReportNothingAfterClose(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			_, addr := exampleServer(t)
+			tr, rec, wait := open(t, k, "rt.test", addr)
+			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			tr.Close()
+			wait()
+			select {
+			case r := <-rec:
+				t.Fatalf("reported %s %v after Close", r.kind, r.f)
+			default:
+			}
+		})
+	}
+}

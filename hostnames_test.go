@@ -1,0 +1,175 @@
+package reconnect
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Invalid UTF-8 cannot be written in the JSON fixtures; it is rejected
+// like every other byte outside ASCII letters, digits, '-', '_' and '.',
+// with and without Ably's rules.
+func TestResolveHostsRejectsInvalidUTF8(t *testing.T) {
+	for _, o := range []EndpointOptions{
+		{Endpoint: "rt.example.com\xff"},
+		{Endpoint: "\xc3.example.com"},
+		{Endpoint: "acme\xff", Ably: true},
+		{Environment: "acme\xff", Ably: true},
+		{Endpoint: "acme\xff"},
+		{FallbackHosts: []string{"fb\xfe.example.com"}, Ably: true},
+		{Endpoint: "rt.example.com", FallbackHosts: []string{"fb\xfe.example.com"}},
+	} {
+		_, err := ResolveHosts(o)
+		var fe *FieldError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Value, `\x`) {
+			t.Errorf("%#v: err = %v, want a *FieldError quoting the bad byte", o, err)
+		}
+	}
+}
+
+// Every message names the option, quotes the value and says what is
+// expected, in the words a user would use.
+func TestResolveHostsMessages(t *testing.T) {
+	const chars = `: a host name has only ASCII letters, digits, '-', '_' and '.' (an internationalised name as its A-label, "xn--…")`
+	const policyID = `: is not a routing policy id, which is one label of 1 to 63 ASCII letters, digits, '-' and '_', not starting or ending with '-': `
+	for _, c := range []struct {
+		o    EndpointOptions
+		want string
+	}{
+		// Without Ably: the options name the hosts, and nothing else.
+		{EndpointOptions{}, `EndpointOptions.Endpoint = "": is required: give your service's primary host name, such as "rt.example.com" (Ably's hosts need EndpointOptions.Ably)`},
+		{EndpointOptions{FallbackHosts: []string{"fb.example.com"}}, `EndpointOptions.Endpoint = "": is required`},
+		{EndpointOptions{Endpoint: "sandbox"}, `EndpointOptions.Endpoint = "sandbox": is a word without a dot: give a host name, such as "rt.example.com", an IP address or "localhost" (a routing policy id such as "sandbox" needs EndpointOptions.Ably)`},
+		{EndpointOptions{Endpoint: "myservice"}, `EndpointOptions.Endpoint = "myservice": is a word without a dot`},
+		{EndpointOptions{Endpoint: "nonprod:sandbox"}, `EndpointOptions.Endpoint = "nonprod:sandbox": names an Ably routing policy, which needs EndpointOptions.Ably: otherwise give the host name only, such as "rt.example.com"`},
+		{EndpointOptions{Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint`},
+		{EndpointOptions{Endpoint: "rt.example.com", Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option`},
+		// More than a host: a URL, a scheme, a port, a path, brackets, a zone.
+		{EndpointOptions{Endpoint: "https://rt.example.com"}, `EndpointOptions.Endpoint = "https://rt.example.com": is a URL: give the host name only, "rt.example.com"`},
+		{EndpointOptions{Endpoint: "wss://RT.example.com:8443/realtime?v=3"}, `is a URL: give the host name only, "RT.example.com"`},
+		{EndpointOptions{Endpoint: "https://user@rt.example.com/"}, `is a URL: give the host name only, "rt.example.com"`},
+		{EndpointOptions{Endpoint: "https://[::1]:443/"}, `is a URL: give the host name only, "::1"`},
+		{EndpointOptions{Endpoint: "https://"}, `EndpointOptions.Endpoint = "https://": is a URL: give the host name only, without a scheme, a port or a path`},
+		{EndpointOptions{Endpoint: "rt.example.com/path"}, `EndpointOptions.Endpoint = "rt.example.com/path": holds a path: give the host name only, "rt.example.com"`},
+		{EndpointOptions{Endpoint: "example.com:8080"}, `EndpointOptions.Endpoint = "example.com:8080": holds a port: give the host name only, "example.com"`},
+		{EndpointOptions{Endpoint: "localhost:8080"}, `EndpointOptions.Endpoint = "localhost:8080": holds a port: give the host name only, "localhost"`},
+		{EndpointOptions{Endpoint: "[::1]:8080"}, `EndpointOptions.Endpoint = "[::1]:8080": holds brackets: give the host name only, "::1"`},
+		{EndpointOptions{Endpoint: "[::1]"}, `holds brackets: give the host name only, "::1"`},
+		{EndpointOptions{Endpoint: "fe80::1%eth0"}, `EndpointOptions.Endpoint = "fe80::1%eth0": holds an IPv6 zone: give the host name only, "fe80::1"`},
+		{EndpointOptions{Endpoint: "wss:rt.example.com"}, `EndpointOptions.Endpoint = "wss:rt.example.com": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
+		{EndpointOptions{Endpoint: "1:2:3"}, `holds ':' but is not an IPv6 address: give the host name only`},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"fb.example.com:443"}}, `EndpointOptions.FallbackHosts[0] = "fb.example.com:443": holds a port: give the host name only, "fb.example.com"`},
+		// Characters, with '.' among the allowed ones, and labels.
+		{EndpointOptions{Endpoint: "rt.example .com"}, `EndpointOptions.Endpoint = "rt.example .com": holds ' ' at byte 10` + chars},
+		{EndpointOptions{Endpoint: "rt.example.com\u00a0"}, `holds '\u00a0' at byte 14` + chars},
+		{EndpointOptions{Endpoint: "rt.example.com\xff"}, `holds invalid UTF-8 "\xff" at byte 14` + chars},
+		{EndpointOptions{Endpoint: "a..b"}, `EndpointOptions.Endpoint = "a..b": has two dots in a row: each label between dots is 1 to 63 bytes`},
+		{EndpointOptions{Endpoint: ".example.com"}, `EndpointOptions.Endpoint = ".example.com": starts with '.': give the name without it`},
+		{EndpointOptions{Endpoint: "example.com."}, `EndpointOptions.Endpoint = "example.com.": ends with '.': give the name without the final dot`},
+		{EndpointOptions{Endpoint: "-acme-.example.com"}, `EndpointOptions.Endpoint = "-acme-.example.com": has the label "-acme-", which starts or ends with '-': a label starts and ends with a letter, a digit or '_'`},
+		{EndpointOptions{Endpoint: strings.Repeat("a", 64) + ".com"}, `has a label of 64 bytes: each label between dots is at most 63 bytes`},
+		{EndpointOptions{Endpoint: strings.Repeat("a.", 127)}, `is 254 bytes long: a host name is at most 253 bytes`},
+		{EndpointOptions{Endpoint: "1.2.3.256"}, `EndpointOptions.Endpoint = "1.2.3.256": ends in an all-digit label but is not an IPv4 address: give four numbers from 0 to 255, such as "10.0.0.7", or a name whose last label is not all digits`},
+		// Fallback hosts.
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{""}}, `EndpointOptions.FallbackHosts[0] = "": is empty: give a host name, such as "rt.example.com"`},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"RT.example.com"}}, `EndpointOptions.FallbackHosts[0] = "RT.example.com": is the primary host "rt.example.com" (compared in lower case): list only the other hosts`},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"a.example.com", "b.example.com", "A.example.com"}}, `EndpointOptions.FallbackHosts[2] = "A.example.com": repeats FallbackHosts[0] (compared in lower case): list each host once`},
+		{EndpointOptions{Ably: true, Endpoint: "acme", FallbackHosts: []string{"ACME.realtime.ably.net"}}, `is the primary host "acme.realtime.ably.net"`},
+		// With Ably: routing policy ids.
+		{EndpointOptions{Ably: true, Endpoint: "acme", Environment: "acme"}, `EndpointOptions.Environment = "acme": cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id`},
+		{EndpointOptions{Ably: true, Endpoint: "ac me"}, `EndpointOptions.Endpoint = "ac me"` + policyID + `it holds ' ' at byte 2`},
+		{EndpointOptions{Ably: true, Endpoint: "nonprod:a b"}, `EndpointOptions.Endpoint = "nonprod:a b"` + policyID + `it holds ' ' at byte 9`},
+		{EndpointOptions{Ably: true, Endpoint: "nonprod:"}, `EndpointOptions.Endpoint = "nonprod:"` + policyID + `it is empty (give one, such as "nonprod:sandbox")`},
+		{EndpointOptions{Ably: true, Endpoint: "-acme-"}, policyID + `it starts or ends with '-'`},
+		{EndpointOptions{Ably: true, Environment: strings.Repeat("a", 64)}, `EndpointOptions.Environment = "` + strings.Repeat("a", 64) + `"` + policyID + `it is 64 bytes long`},
+		{EndpointOptions{Ably: true, Endpoint: "https://rt.example.com"}, `is a URL: give the host name only, "rt.example.com"`},
+		{EndpointOptions{Ably: true, Endpoint: "localhost:8080"}, `holds a port: give the host name only, "localhost"`},
+		{EndpointOptions{Ably: true, Endpoint: "rt.example .com"}, `holds ' ' at byte 10` + chars},
+	} {
+		_, err := ResolveHosts(c.o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%#v:\n got  %v\n want it to contain %s", c.o, err, c.want)
+		}
+	}
+}
+
+// Without Ably, every fixture case (written for Ably's rules, REC1/REC2)
+// whose endpoint is a host gives the same hosts or names the same option;
+// every case that relies on Ably's rules (no endpoint, a routing policy
+// id, "nonprod:", an environment) is refused, naming Endpoint or
+// Environment. No host of Ably's is ever returned.
+func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
+	var f hostsFile
+	loadFixture(t, "hosts.json", &f)
+	n := 0
+	for _, it := range f.Items {
+		if it.Function != "resolveHosts" {
+			continue
+		}
+		var o EndpointOptions
+		if it.Endpoint != nil {
+			o.Endpoint = *it.Endpoint
+		}
+		if it.Environment != nil {
+			o.Environment = *it.Environment
+		}
+		if *it.FallbacksSet {
+			o.FallbackHosts = append([]string{}, it.FallbackHosts...)
+		}
+		h, err := ResolveHosts(o)
+		lower := strings.ToLower(o.Endpoint)
+		policy := o.Environment != "" || o.Endpoint == "" || strings.HasPrefix(lower, "nonprod:") ||
+			!strings.ContainsAny(lower, ".:/?#[]") && lower != "localhost"
+		var fe *FieldError
+		switch {
+		case policy:
+			want := "EndpointOptions.Endpoint"
+			if o.Environment != "" {
+				want = "EndpointOptions.Environment"
+			}
+			if !errors.As(err, &fe) || fe.Field != want {
+				t.Errorf("%s: %#v: err = %v, want a *FieldError naming %s", it.ID, o, err, want)
+			}
+		case it.ExpectedErrorField != "":
+			if !errors.As(err, &fe) || fe.Field != it.ExpectedErrorField {
+				t.Errorf("%s: err = %v, want a *FieldError naming %s", it.ID, err, it.ExpectedErrorField)
+			}
+		default:
+			n++
+			if err != nil || h.Primary != it.ExpectedPrimary || !slices.Equal(h.Fallbacks, *it.ExpectedFallbacks) || h.Fallbacks == nil {
+				t.Errorf("%s: ResolveHosts = %+v, %v; want %s %v", it.ID, h, err, it.ExpectedPrimary, *it.ExpectedFallbacks)
+			}
+		}
+		for _, x := range append([]string{h.Primary}, h.Fallbacks...) {
+			if strings.Contains(x, "ably") && !strings.Contains(lower, "ably") && !slices.ContainsFunc(o.FallbackHosts, func(s string) bool { return strings.Contains(strings.ToLower(s), "ably") }) {
+				t.Errorf("%s: %#v resolves to Ably's host %s", it.ID, o, x)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d fixture cases resolved hosts without Ably", n)
+	}
+}
+
+// The hint in "give the host name only, …" is a host name ResolveHosts
+// accepts.
+func TestResolveHostsHintIsAValidHost(t *testing.T) {
+	for _, in := range []string{"https://rt.example.com", "wss://RT.example.com:8443/x", "example.com:8080", "[::1]:80", "[fe80::1%25eth0]:80", "fe80::1%eth0", "rt.example.com/p", "http://10.0.0.7:80", "https://a@b.example.com"} {
+		_, err := ResolveHosts(EndpointOptions{Endpoint: in})
+		var fe *FieldError
+		if !errors.As(err, &fe) {
+			t.Fatalf("%q: err = %v", in, err)
+		}
+		_, hint, ok := strings.Cut(fe.Problem, "give the host name only, ")
+		host, qerr := strconv.Unquote(hint)
+		if !ok || qerr != nil {
+			t.Errorf("%q: %v: no quoted host name to give", in, err)
+			continue
+		}
+		if _, err := checkHost("x", host); err != nil {
+			t.Errorf("%q: the hint %q is not a host: %v", in, host, err)
+		}
+	}
+}

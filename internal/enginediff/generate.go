@@ -1,0 +1,327 @@
+package enginediff
+
+// The generator: a random configuration (every knob the scenarios use),
+// then events drawn from what the Go engine has live after each step.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// Generate returns timeline i of the run with seed seed: the same seed and
+// index always give the same timeline. It also returns the Go engine's
+// actions for each step, computed while generating.
+func Generate(seed uint64, i int) (Timeline, [][]string) {
+	r := rand.New(rand.NewPCG(seed, uint64(i)))
+	for {
+		tl := Timeline{ID: fmt.Sprintf("gen-%d-%d", seed, i), Config: randConfig(r)}
+		// Enough draws for any timeline; the extras are trimmed below.
+		tl.Draws = make([]float64, 200)
+		for k := range tl.Draws {
+			tl.Draws[k] = randDraw(r)
+		}
+		g, err := newGoEngine(tl)
+		if err != nil {
+			continue // an invalid combination (a window not shorter than the TTL)
+		}
+		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0}
+		n := 1 + r.IntN(60)
+		var goSteps [][]string
+		for len(tl.Steps) < n {
+			st := gen.next()
+			acts, err := g.step(st)
+			if err != nil {
+				panic(fmt.Sprintf("generated event %q: %v", st.Event, err)) // the generator's own grammar
+			}
+			tl.Steps = append(tl.Steps, st)
+			goSteps = append(goSteps, acts)
+		}
+		// The draws the Go engine took, and a few more for an engine that
+		// takes more (a difference the actions then show).
+		tl.Draws = tl.Draws[:min(len(tl.Draws), g.src.i+8)]
+		return tl, goSteps
+	}
+}
+
+// randDraw is a uniform draw in [0, 1), now and then one of the edges.
+func randDraw(r *rand.Rand) float64 {
+	switch r.IntN(10) {
+	case 0:
+		return []float64{0, 0.5, 0.1, 0.999999, 1.0 / 3}[r.IntN(5)]
+	default:
+		return float64(r.IntN(1_000_000)) / 1_000_000
+	}
+}
+
+func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
+
+func randConfig(r *rand.Rand) Config {
+	var c Config
+	c.Policy = pick(r, "", "websocket-first", "http-first", "websocket-check")
+	c.Endpoint = pick(r, "", "", "rt.example.com", "acme", "nonprod:acme", "localhost")
+	switch r.IntN(8) {
+	case 0:
+		c.FallbackHosts = &[]string{}
+	case 1:
+		c.FallbackHosts = &[]string{"f1.example.com"}
+	case 2:
+		c.FallbackHosts = &[]string{"f1.example.com", "f2.example.com", "f3.example.com", "f4.example.com"}
+	}
+	switch r.IntN(8) {
+	case 0:
+		c.WebSocket = new(bool)
+	case 1:
+		c.HTTP = new(bool)
+	}
+	c.ShortCircuitMs = pick[int64](r, 0, 0, 0, 1, 500, 3000)
+	c.ConnectionStateTTLMs = pick[int64](r, 0, 0, 3000, 5000, 10000, 30000)
+	if r.IntN(3) == 0 {
+		at := pick[int64](r, EpochUnixMs, EpochUnixMs-1000, EpochUnixMs-86400000, EpochUnixMs-86400000+1, EpochUnixMs+5000)
+		c.Preference = "v1 " + pick(r, "http", "http", "websocket") + " " + strconv.FormatInt(at, 10) + " " + pick(r, "connected", "websocket-unstable")
+	}
+	c.RememberTransport = r.IntN(3) == 0
+	if r.IntN(4) == 0 {
+		c.ReconnectWindowMs = pick[int64](r, 1000, 2000, 4000, 10000)
+		c.ImmediateShare = pick(r, 0, 0, 0.1, 0.5)
+	}
+	if r.IntN(5) == 0 {
+		c.RetrySpread = pick(r, 0.5, 1)
+	}
+	if r.IntN(5) == 0 {
+		c.SuspendedSpread = pick(r, 0.5, 1)
+	}
+	return c
+}
+
+// generator draws the next event from what the Go engine has live.
+type generator struct {
+	r   *rand.Rand
+	g   *goEngine
+	now int64 // ms
+	// flappy timelines connect and drop quickly, over and over: the
+	// flapping guard's drops (Config.Flap) within its window.
+	flappy bool
+}
+
+// failures are the failures transport events and fatal errors carry:
+// every kind, the statuses the fallback rules turn on, with and without.
+var failures = []string{
+	"refused", "refused", "dns", "unreachable", "timeout", "other", "token", "token:401",
+	"http-status:401", "http-status:403", "http-status:403:CloudFront", "http-status:500", "http-status:503",
+	"http-status:504", "http-status:505", "disconnected", "disconnected:400", "disconnected:500",
+	"disconnected:503", "disconnected:504", "disconnected:505", "disconnected:599",
+}
+
+// closes are what a closed event carries: nothing (a clean close) most
+// often, a failure otherwise.
+var closes = []string{"", "", "", "disconnected:503", "disconnected:500", "disconnected:400", "disconnected", "unreachable", "timeout"}
+
+func (gen *generator) next() Step {
+	r, g := gen.r, gen.g
+	timers := g.liveTimers()
+	// The time of an event that is not a timer: before the next timer is
+	// due, mostly; sometimes at that very millisecond, or after it (the
+	// timer is then late).
+	at := func() int64 {
+		t := gen.now
+		if len(timers) == 0 {
+			return t + int64(pick(r, 0, 1, 10, 100, 1000, 5000, 60000))
+		}
+		due := max(g.dueMs(timers[0]), t)
+		switch r.IntN(10) {
+		case 0:
+			return due
+		case 1:
+			return due + int64(r.IntN(5000))
+		case 2:
+			return t
+		default:
+			if gen.flappy {
+				return t + r.Int64N(min(due-t, 2000)+1)
+			}
+			return t + r.Int64N(due-t+1)
+		}
+	}
+	step := func(t int64, ev string) Step {
+		gen.now = max(gen.now, t)
+		return Step{AtMs: gen.now, Event: ev}
+	}
+	var live []uint64
+	for id := range g.tports {
+		live = append(live, uint64(id))
+	}
+	slices.Sort(live)
+	var open []uint64 // checks asked and not answered
+	for id, c := range g.checks {
+		if !c.answered {
+			open = append(open, uint64(id))
+		}
+	}
+	slices.Sort(open)
+	state := g.e.State().String()
+	w := []int{
+		0: 0, // fire the next timer when due
+		1: 4, // fire a timer late (any timer due by then)
+		2: 0, // an event on a live transport
+		3: 0, // answer a check in flight
+		4: 3, // a stale or unknown ID (transport, check, timer)
+		5: 3, // network up or down
+		6: 3, // connect
+		7: 2, // close
+		8: 1, // fatal
+	}
+	if len(timers) > 0 {
+		w[0] = 30
+	} else {
+		w[1] = 0
+	}
+	if len(live) > 0 {
+		w[2] = 40
+		if gen.flappy {
+			w[2] = 150
+		}
+	}
+	if len(open) > 0 {
+		w[3] = 20
+	}
+	if state == "initialized" || state == "closed" || state == "failed" {
+		w[6] = 30
+	}
+	switch choose(r, w) {
+	case 0:
+		return step(g.dueMs(timers[0]), "timer "+timers[0])
+	case 1:
+		t := max(g.dueMs(timers[0]), gen.now) + int64(pick(r, 1, 10, 500, 3000, 20000, 200000))
+		var due []string
+		for _, n := range timers {
+			if g.dueMs(n) <= t {
+				due = append(due, n)
+			}
+		}
+		return step(t, "timer "+pick(r, due...))
+	case 2:
+		id := pick(r, live...)
+		return step(at(), gen.transportEvent(id))
+	case 3:
+		id := pick(r, open...)
+		kind := "connectivity"
+		if g.checks[engine.CheckID(id)].websocket {
+			kind = "websocket-check"
+		}
+		return step(at(), fmt.Sprintf("%s C%d %s", kind, id, pick(r, "up", "down")))
+	case 4:
+		return step(at(), gen.staleEvent())
+	case 5:
+		return step(at(), pick(r, "network-down", "network-up"))
+	case 6:
+		return step(at(), "connect")
+	case 7:
+		return step(at(), "close")
+	default:
+		return step(at(), "fatal "+pick(r, failures...))
+	}
+}
+
+// transportEvent is an event for live transport id, likelier the further
+// it is from active.
+func (gen *generator) transportEvent(id uint64) string {
+	r := gen.r
+	t := gen.g.tports[engine.TransportID(id)]
+	var kind string
+	switch {
+	case gen.flappy && r.IntN(4) > 0:
+		kind = "connected"
+		if t.active {
+			kind = "closed"
+		}
+	case t.active:
+		kind = pick(r, "closed", "closed", "closed", "failed", "failed", "connected", "viable")
+	case t.viable:
+		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable")
+	default:
+		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed")
+	}
+	ev := fmt.Sprintf("%s T%d", kind, id)
+	switch kind {
+	case "failed":
+		ev += " " + pick(r, failures...)
+	case "closed":
+		if f := pick(r, closes...); f != "" {
+			ev += " " + f
+		}
+	}
+	return ev
+}
+
+// staleEvent is an event naming something not live: a disposed, unknown
+// or zero transport; an answered, unknown or zero check, or a check in
+// flight answered as the other kind; a timer that is not running.
+func (gen *generator) staleEvent() string {
+	r, g := gen.r, gen.g
+	switch r.IntN(3) {
+	case 0:
+		ids := []uint64{0, uint64(g.maxT) + 1}
+		for id := engine.TransportID(1); id <= g.maxT; id++ {
+			if g.tports[id] == nil {
+				ids = append(ids, uint64(id), uint64(id)) // disposed: likelier
+			}
+		}
+		return gen.transportEventAny(pick(r, ids...))
+	case 1:
+		kinds := map[bool]string{false: "connectivity", true: "websocket-check"}
+		answers := []string{"C0 " + pick(r, kinds[false], kinds[true]), fmt.Sprintf("C%d %s", g.maxC+1, pick(r, kinds[false], kinds[true]))}
+		for id, c := range g.checks {
+			if c.answered {
+				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[c.websocket]), fmt.Sprintf("C%d %s", id, kinds[c.websocket]))
+			} else {
+				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[!c.websocket]))
+			}
+		}
+		slices.Sort(answers) // map order must not reach the random choice
+		f := strings.Fields(pick(r, answers...))
+		return f[1] + " " + f[0] + " " + pick(r, "up", "down")
+	default:
+		name := pick(r, "short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow",
+			"websocket-give-up", "flap-hold", "attempt", "slow-check", "connect T"+strconv.Itoa(r.IntN(int(g.maxT)+2)))
+		if _, live := g.timers[name]; live {
+			name = "connect T0"
+		}
+		return "timer " + name
+	}
+}
+
+// transportEventAny is any transport event for id, live or not.
+func (gen *generator) transportEventAny(id uint64) string {
+	r := gen.r
+	switch r.IntN(4) {
+	case 0:
+		return fmt.Sprintf("viable T%d", id)
+	case 1:
+		return fmt.Sprintf("connected T%d", id)
+	case 2:
+		return fmt.Sprintf("failed T%d %s", id, pick(r, failures...))
+	default:
+		return fmt.Sprintf("closed T%d", id)
+	}
+}
+
+// choose returns an index drawn with the weights w.
+func choose(r *rand.Rand, w []int) int {
+	total := 0
+	for _, x := range w {
+		total += x
+	}
+	n := r.IntN(total)
+	for i, x := range w {
+		if n < x {
+			return i
+		}
+		n -= x
+	}
+	return len(w) - 1
+}

@@ -1,0 +1,185 @@
+package enginediff
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// TestGenerateDeterministic: a seed and an index give one timeline.
+func TestGenerateDeterministic(t *testing.T) {
+	for i := range 50 {
+		a, ga := Generate(3, i)
+		b, gb := Generate(3, i)
+		if a.JSON() != b.JSON() || !reflect.DeepEqual(ga, gb) {
+			t.Fatalf("timeline %d differs between two generations", i)
+		}
+		steps, _, err := RunGo(a)
+		if err != nil || !reflect.DeepEqual(steps, ga) {
+			t.Fatalf("timeline %d: replaying it gives other actions than generating it (%v)", i, err)
+		}
+	}
+	if a, _ := Generate(3, 0); a.JSON() == func() string { b, _ := Generate(4, 0); return b.JSON() }() {
+		t.Error("two seeds give the same timeline")
+	}
+}
+
+// TestGenerateCovers requires of the timelines of one run what the
+// differential promises: every event kind; events naming live and stale
+// transports, checks and timers; checks answered (up and down) and never
+// answered; every timer fired when due and late; every policy and every
+// configuration knob; and, from the Go engine, every action, timer kind,
+// state and reason.
+func TestGenerateCovers(t *testing.T) {
+	seen := map[string]int{}
+	n := 2000
+	if testing.Short() {
+		n = 500
+	}
+	for i := range n {
+		tl, _ := Generate(11, i)
+		coverConfig(tl.Config, seen)
+		g, err := newGoEngine(tl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range tl.Steps {
+			coverEvent(g, st, seen)
+			acts, err := g.step(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range acts {
+				f := strings.Fields(a)
+				seen["action "+f[0]]++
+				switch f[0] {
+				case "timer":
+					seen["timer started "+f[1]]++
+				case "state":
+					seen["state "+f[2]]++
+					seen["reason "+f[3]]++
+				case "open":
+					seen["open "+f[2]+" "+f[4]]++
+				}
+			}
+		}
+		for _, c := range g.checks {
+			if !c.answered {
+				seen["check never answered"]++
+			}
+		}
+	}
+	want := []string{
+		"check never answered", "stale transport", "unknown transport", "transport 0", "stale check", "unknown check",
+		"check 0", "check of the other kind", "timer not live", "open websocket upgrade", "open http resume", "open websocket clean",
+	}
+	for _, ev := range []string{"connect", "close", "viable", "connected", "failed", "closed", "timer", "connectivity",
+		"websocket-check", "network-up", "network-down", "fatal"} {
+		want = append(want, "event "+ev)
+	}
+	for _, k := range []string{"connectivity", "websocket-check"} {
+		want = append(want, k+" up", k+" down")
+	}
+	for k := engine.TimerShortCircuit; k <= engine.TimerSlowCheck; k++ {
+		want = append(want, "timer started "+k.String(), "timer fired when due "+k.String(), "timer fired late "+k.String())
+	}
+	for _, a := range []string{"open", "dispose", "activate", "timer", "cancel", "check", "check-websocket", "state"} {
+		want = append(want, "action "+a)
+	}
+	for s := engine.Connecting; s <= engine.Failed; s++ {
+		want = append(want, "state "+s.String())
+	}
+	for r := engine.ReasonConnectRequested; r <= engine.ReasonFatal; r++ {
+		want = append(want, "reason "+r.String())
+	}
+	want = append(want, "policy websocket-first", "policy http-first", "policy websocket-check", "endpoint default",
+		"endpoint explicit", "endpoint routing", "endpoint nonprod", "fallbackHosts empty", "fallbackHosts some",
+		"webSocket off", "http off", "shortCircuitMs", "connectionStateTtlMs", "preference http", "preference websocket",
+		"preference expired", "rememberTransport", "reconnectWindowMs", "immediateShare", "retrySpread", "suspendedSpread")
+	for _, w := range want {
+		if seen[w] == 0 {
+			t.Errorf("no timeline has %s", w)
+		}
+	}
+	if t.Failed() {
+		t.Logf("seen: %v", seen)
+	}
+}
+
+func coverConfig(c Config, seen map[string]int) {
+	seen["policy "+map[string]string{"": "websocket-first"}[c.Policy]+c.Policy]++
+	switch {
+	case c.Endpoint == "":
+		seen["endpoint default"]++
+	case strings.HasPrefix(c.Endpoint, "nonprod:"):
+		seen["endpoint nonprod"]++
+	case strings.Contains(c.Endpoint, ".") || c.Endpoint == "localhost":
+		seen["endpoint explicit"]++
+	default:
+		seen["endpoint routing"]++
+	}
+	if c.FallbackHosts != nil {
+		seen[map[bool]string{true: "fallbackHosts empty", false: "fallbackHosts some"}[len(*c.FallbackHosts) == 0]]++
+	}
+	for name, on := range map[string]bool{
+		"webSocket off": c.WebSocket != nil && !*c.WebSocket, "http off": c.HTTP != nil && !*c.HTTP,
+		"shortCircuitMs": c.ShortCircuitMs != 0, "connectionStateTtlMs": c.ConnectionStateTTLMs != 0,
+		"preference http": strings.HasPrefix(c.Preference, "v1 http"), "preference websocket": strings.HasPrefix(c.Preference, "v1 websocket"),
+		"preference expired": strings.Contains(c.Preference, fmt.Sprint(EpochUnixMs-86400000)), "rememberTransport": c.RememberTransport,
+		"reconnectWindowMs": c.ReconnectWindowMs != 0, "immediateShare": c.ImmediateShare != 0, "retrySpread": c.RetrySpread != 0,
+		"suspendedSpread": c.SuspendedSpread != 0,
+	} {
+		if on {
+			seen[name]++
+		}
+	}
+}
+
+// coverEvent notes what st names, in the Go engine's account before it.
+func coverEvent(g *goEngine, st Step, seen map[string]int) {
+	f := strings.Fields(st.Event)
+	seen["event "+f[0]]++
+	switch f[0] {
+	case "viable", "connected", "failed", "closed":
+		id, _ := idOf(f[1], "T")
+		switch {
+		case id == 0:
+			seen["transport 0"]++
+		case g.tports[engine.TransportID(id)] != nil:
+			seen["live transport"]++
+		case engine.TransportID(id) <= g.maxT:
+			seen["stale transport"]++
+		default:
+			seen["unknown transport"]++
+		}
+	case "connectivity", "websocket-check":
+		seen[f[0]+" "+f[2]]++
+		id, _ := idOf(f[1], "C")
+		c := g.checks[engine.CheckID(id)]
+		switch {
+		case id == 0:
+			seen["check 0"]++
+		case c == nil:
+			seen["unknown check"]++
+		case c.websocket != (f[0] == "websocket-check"):
+			seen["check of the other kind"]++
+		case c.answered:
+			seen["stale check"]++
+		}
+	case "timer":
+		name := strings.Join(f[1:], " ")
+		if _, live := g.timers[name]; !live {
+			seen["timer not live"]++
+			break
+		}
+		kind := strings.Fields(name)[0]
+		if st.AtMs == g.dueMs(name) {
+			seen["timer fired when due "+kind]++
+		} else {
+			seen["timer fired late "+kind]++
+		}
+	}
+}

@@ -1,0 +1,343 @@
+package enginediff
+
+// The Go side: a timeline replayed through engine.Engine in process, its
+// actions rendered in the fixture's action grammar, with the account of
+// live transports, timers and checks the generator draws its events from.
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// epoch is atMs 0 of every timeline (fixtures/scenarios.json's clock).
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// EpochUnixMs is epoch in Unix milliseconds, the time base of a
+// remembered transport's time in Config.Preference.
+const EpochUnixMs = 1767225600000
+
+// draws is the engine's source: the timeline's draws in order, then 0
+// (the other engines' answer past the end is theirs to give: JS returns 0,
+// Python fails).
+type draws struct {
+	d []float64
+	i int
+}
+
+func (s *draws) Float64() float64 {
+	s.i++
+	if s.i > len(s.d) {
+		return 0
+	}
+	return s.d[s.i-1]
+}
+
+// goTransport is a transport the engine opened and has not disposed.
+type goTransport struct {
+	kind   string // "websocket" or "http"
+	viable bool   // a viable or connected event was fed for it
+	active bool
+}
+
+// goTimer is a live timer: the engine's ID and when it is due.
+type goTimer struct {
+	id  engine.TimerID
+	due time.Duration // from epoch
+}
+
+// goCheck is a check the engine asked for.
+type goCheck struct {
+	websocket bool // a websocket check (else a connectivity check)
+	answered  bool
+}
+
+// goEngine replays a timeline through the Go engine.
+type goEngine struct {
+	e      *engine.Engine
+	src    *draws
+	timers map[string]goTimer // live timers by name
+	names  map[engine.TimerID]string
+	tports map[engine.TransportID]*goTransport
+	maxT   engine.TransportID
+	checks map[engine.CheckID]*goCheck
+	maxC   engine.CheckID
+	now    time.Duration // the latest event time fed
+	out    []engine.Action
+}
+
+// EngineConfig is the engine configuration c describes, as
+// internal/conform's ScenarioConfig builds it from a scenario, drawing
+// from src.
+func EngineConfig(c Config, src reconnect.Source) (engine.Config, error) {
+	cfg := engine.AblyConfig()
+	if c.ShortCircuitMs != 0 {
+		cfg.ShortCircuit = time.Duration(c.ShortCircuitMs) * time.Millisecond
+	}
+	cfg.Endpoint.Endpoint = c.Endpoint
+	if c.FallbackHosts != nil {
+		cfg.Endpoint.FallbackHosts = append([]string{}, (*c.FallbackHosts)...)
+	}
+	if c.WebSocket != nil {
+		cfg.Transports.WebSocket = *c.WebSocket
+	}
+	if c.HTTP != nil {
+		cfg.Transports.HTTP = *c.HTTP
+	}
+	if c.ConnectionStateTTLMs != 0 {
+		cfg.Timeouts.ConnectionStateTTL = time.Duration(c.ConnectionStateTTLMs) * time.Millisecond
+	}
+	cfg.ReconnectWindow = time.Duration(c.ReconnectWindowMs) * time.Millisecond
+	cfg.ImmediateShare = c.ImmediateShare
+	cfg.RetrySpread, cfg.SuspendedSpread = c.RetrySpread, c.SuspendedSpread
+	if err := cfg.Preference.UnmarshalText([]byte(c.Preference)); err != nil {
+		return cfg, err
+	}
+	cfg.RememberTransport = c.RememberTransport
+	switch c.Policy {
+	case "", "websocket-first":
+	case "http-first":
+		cfg.Policy = engine.PolicyHTTPFirst
+	case "websocket-check":
+		cfg.Policy = engine.PolicyWebSocketCheck
+	default:
+		return cfg, fmt.Errorf("unknown policy %q", c.Policy)
+	}
+	cfg.Source = src
+	return cfg, cfg.Validate()
+}
+
+func newGoEngine(tl Timeline) (*goEngine, error) {
+	src := &draws{d: tl.Draws}
+	cfg, err := EngineConfig(tl.Config, src)
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &goEngine{e: e, src: src, timers: map[string]goTimer{}, names: map[engine.TimerID]string{},
+		tports: map[engine.TransportID]*goTransport{}, checks: map[engine.CheckID]*goCheck{}}, nil
+}
+
+// RunGo replays tl through the Go engine: the actions of every step, in
+// the action grammar, and how many draws the engine took.
+func RunGo(tl Timeline) (steps [][]string, drawn int, err error) {
+	g, err := newGoEngine(tl)
+	if err != nil {
+		return nil, 0, err
+	}
+	steps = make([][]string, 0, len(tl.Steps))
+	for i, st := range tl.Steps {
+		acts, err := g.step(st)
+		if err != nil {
+			return nil, 0, fmt.Errorf("step %d: %w", i, err)
+		}
+		steps = append(steps, acts)
+	}
+	return steps, g.src.i, nil
+}
+
+// step feeds one event and renders its actions.
+func (g *goEngine) step(st Step) (acts []string, err error) {
+	ev, err := g.event(st.Event)
+	if err != nil {
+		return nil, err
+	}
+	if at := time.Duration(st.AtMs) * time.Millisecond; at > g.now {
+		g.now = at
+	}
+	switch ev.Kind {
+	case engine.EventTransportViable, engine.EventTransportConnected:
+		if t := g.tports[ev.Transport]; t != nil {
+			t.viable = true
+		}
+	case engine.EventConnectivity, engine.EventWebSocketCheck:
+		if c := g.checks[ev.Check]; c != nil && c.websocket == (ev.Kind == engine.EventWebSocketCheck) {
+			c.answered = true
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the Go engine panicked on %q: %v", st.Event, r)
+		}
+	}()
+	g.out = g.e.Step(epoch.Add(time.Duration(st.AtMs)*time.Millisecond), ev, g.out[:0])
+	acts = make([]string, 0, len(g.out))
+	for _, a := range g.out {
+		acts = append(acts, g.render(a))
+	}
+	return acts, nil
+}
+
+// event parses an event of the scenario grammar.
+func (g *goEngine) event(s string) (engine.Event, error) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return engine.Event{}, fmt.Errorf("empty event")
+	}
+	switch f[0] {
+	case "connect":
+		return engine.Event{Kind: engine.EventConnect}, nil
+	case "close":
+		return engine.Event{Kind: engine.EventClose}, nil
+	case "network-up":
+		return engine.Event{Kind: engine.EventNetworkUp}, nil
+	case "network-down":
+		return engine.Event{Kind: engine.EventNetworkDown}, nil
+	case "fatal":
+		if len(f) != 2 {
+			return engine.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		fl, err := parseFailure(f[1])
+		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
+	case "connectivity", "websocket-check":
+		if len(f) != 3 || (f[2] != "up" && f[2] != "down") {
+			return engine.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		n, err := idOf(f[1], "C")
+		k := engine.EventConnectivity
+		if f[0] == "websocket-check" {
+			k = engine.EventWebSocketCheck
+		}
+		return engine.Event{Kind: k, Check: engine.CheckID(n), Up: f[2] == "up"}, err
+	case "timer":
+		name := strings.Join(f[1:], " ")
+		id := engine.TimerID(1 << 40) // a timer the engine never started
+		if t, ok := g.timers[name]; ok {
+			id = t.id
+			delete(g.timers, name)
+		}
+		return engine.Event{Kind: engine.EventTimerFired, Timer: id}, nil
+	case "viable", "connected", "failed", "closed":
+		kinds := map[string]engine.EventKind{"viable": engine.EventTransportViable, "connected": engine.EventTransportConnected,
+			"failed": engine.EventTransportFailed, "closed": engine.EventTransportClosed}
+		if len(f) < 2 || len(f) > 3 {
+			return engine.Event{}, fmt.Errorf("bad event %q", s)
+		}
+		n, err := idOf(f[1], "T")
+		ev := engine.Event{Kind: kinds[f[0]], Transport: engine.TransportID(n)}
+		if err == nil && len(f) == 3 {
+			ev.Failure, err = parseFailure(f[2])
+		}
+		return ev, err
+	}
+	return engine.Event{}, fmt.Errorf("unknown event %q", s)
+}
+
+func idOf(s, prefix string) (uint64, error) {
+	rest, ok := strings.CutPrefix(s, prefix)
+	n, err := strconv.ParseUint(rest, 10, 64)
+	if !ok || err != nil {
+		return 0, fmt.Errorf("bad ID %q", s)
+	}
+	return n, nil
+}
+
+// parseFailure reads "<kind>[:<status>[:<server>]]".
+func parseFailure(s string) (reconnect.Failure, error) {
+	parts := strings.SplitN(s, ":", 3)
+	for k := reconnect.FailureNone; k <= reconnect.FailureToken; k++ {
+		if k.String() != parts[0] {
+			continue
+		}
+		f := reconnect.Failure{Kind: k}
+		if len(parts) > 1 {
+			n, err := strconv.Atoi(parts[1])
+			if err != nil {
+				return f, fmt.Errorf("bad status in %q", s)
+			}
+			f.Status = n
+		}
+		if len(parts) > 2 {
+			f.Server = parts[2]
+		}
+		return f, nil
+	}
+	return reconnect.Failure{}, fmt.Errorf("unknown failure kind %q", parts[0])
+}
+
+// msText writes a duration as milliseconds with at most six decimals.
+func msText(d time.Duration) string {
+	s := strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64)
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
+}
+
+// render writes an action in the action grammar and keeps the account of
+// what is live.
+func (g *goEngine) render(a engine.Action) string {
+	switch a.Kind {
+	case engine.ActionStartTimer, engine.ActionCancelTimer:
+		name := a.TimerKind.String()
+		if a.TimerKind == engine.TimerConnect {
+			name += " T" + strconv.FormatUint(uint64(a.Transport), 10)
+		}
+		if a.Kind == engine.ActionCancelTimer {
+			delete(g.timers, g.names[a.Timer])
+			return "cancel " + name
+		}
+		due := a.Due.Sub(epoch)
+		g.timers[name], g.names[a.Timer] = goTimer{id: a.Timer, due: due}, name
+		return "timer " + name + " at=" + msText(due)
+	case engine.ActionStateChange:
+		s := "state " + a.From.String() + " " + a.To.String() + " " + a.Reason.String()
+		if a.To == engine.Disconnected || a.To == engine.Suspended {
+			s += " retryIn=" + msText(a.RetryIn)
+		}
+		if a.Failure.Kind != reconnect.FailureNone {
+			s += " error=" + a.Failure.String()
+		}
+		return s
+	case engine.ActionOpenTransport:
+		g.tports[a.Transport] = &goTransport{kind: a.TransportKind.String()}
+		g.maxT = max(g.maxT, a.Transport)
+		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
+	case engine.ActionDisposeTransport:
+		delete(g.tports, a.Transport)
+		return fmt.Sprintf("dispose T%d", a.Transport)
+	case engine.ActionActivateTransport:
+		if t := g.tports[a.Transport]; t != nil {
+			t.active, t.viable = true, true
+		}
+		return fmt.Sprintf("activate T%d", a.Transport)
+	case engine.ActionCheckConnectivity, engine.ActionCheckWebSocket:
+		ws := a.Kind == engine.ActionCheckWebSocket
+		g.checks[a.Check] = &goCheck{websocket: ws}
+		g.maxC = max(g.maxC, a.Check)
+		if ws {
+			return fmt.Sprintf("check-websocket C%d", a.Check)
+		}
+		return fmt.Sprintf("check C%d", a.Check)
+	}
+	return a.String()
+}
+
+// liveTimers returns the names of the live timers, the first due first
+// (ties by name).
+func (g *goEngine) liveTimers() []string {
+	names := make([]string, 0, len(g.timers))
+	for n := range g.timers {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := g.timers[names[i]], g.timers[names[j]]
+		if a.due != b.due {
+			return a.due < b.due
+		}
+		return a.id < b.id
+	})
+	return names
+}
+
+// dueMs is timer name's due time in whole milliseconds, rounded up (a
+// timeline's times are whole milliseconds; a timer never fires early).
+func (g *goEngine) dueMs(name string) int64 {
+	return int64(math.Ceil(float64(g.timers[name].due) / float64(time.Millisecond)))
+}

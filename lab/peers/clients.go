@@ -1,0 +1,241 @@
+package peers
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
+	"github.com/reconnect-go/reconnect/lab"
+	"github.com/reconnect-go/reconnect/runner"
+)
+
+// fleet is one kind's running clients.
+type fleet interface{ stop() }
+
+// nodeFleet is a Node program running n clients of one kind
+// (node/clients.mjs).
+type nodeFleet struct{ proc *nodeProc }
+
+func (f nodeFleet) stop() { f.proc.Stop() }
+
+// startNodeFleet starts n clients of kind k against the server at addr
+// (the proxy's), recording their events.
+func startNodeFleet(dir string, k Kind, addr string, n int, hb Heartbeat, deadline time.Duration, rec *recorder) (fleet, error) {
+	args := []string{"--kind", k.String(), "--url", "http://" + addr, "--clients", strconv.Itoa(n)}
+	if k == Centrifuge && hb.Timeout > 0 {
+		args = append(args, "--max-server-ping-delay-ms", strconv.FormatInt(hb.Timeout.Milliseconds(), 10))
+	}
+	proc, err := startNode(dir, "clients.mjs", args, deadline, func(line []byte) {
+		if e, ok := parseNodeLine(line); ok {
+			rec.add(e)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nodeFleet{proc: proc}, nil
+}
+
+// oursFleet is n runner-driven clients on the lab's transports.
+type oursFleet struct {
+	cancel  context.CancelFunc
+	runners []*runner.Runner
+	dialers []*oursDialer
+}
+
+// startOurs starts n runner clients with the given short circuit; hosts
+// are the lab server's (primary first, the check host last) and every
+// name resolves to its address on the proxy.
+func startOurs(n int, shortCircuit time.Duration, px *Proxy, hosts []hostAddr, rec *recorder) (fleet, error) {
+	var realtime []string
+	checkHost := ""
+	for _, h := range hosts {
+		if h.check {
+			checkHost = h.name
+		} else {
+			realtime = append(realtime, h.name)
+		}
+	}
+	var d net.Dialer
+	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+		name, _, err := net.SplitHostPort(address)
+		if err != nil {
+			name = address
+		}
+		addr := px.Addr(name)
+		if addr == "" {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	cfg := engine.AblyConfig()
+	cfg.ShortCircuit = shortCircuit
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &oursFleet{cancel: cancel}
+	for i := range n {
+		query := "client=" + strconv.Itoa(i)
+		od := &oursDialer{live: map[lab.Conn]struct{}{}, byKind: map[reconnect.Transport]*lab.Client{}}
+		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+			od.byKind[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
+				rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
+			}}
+		}
+		checkURL := "http://" + checkHost + lab.PathCheck + "?" + query
+		check := func(ctx context.Context) bool { return od.byKind[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: od, CheckConnectivity: check, CheckWebSocket: check,
+			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
+		if err != nil {
+			f.stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+		f.dialers = append(f.dialers, od)
+	}
+	for i, r := range f.runners {
+		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
+		r.Connect()
+	}
+	return f, nil
+}
+
+// recordChange records a runner's state change as the events a library
+// reports: connect on CONNECTED, disconnect when CONNECTED is lost.
+func recordChange(rec *recorder, i int, c runner.StateChange) {
+	switch {
+	case c.Stopped:
+	case c.To == engine.Connected:
+		rec.add(Event{At: c.At, Client: i, What: EventConnect, Transport: c.Transport.String(), Detail: c.Host})
+	case c.From == engine.Connected:
+		rec.add(Event{At: c.At, Client: i, What: EventDisconnect, Detail: c.Reason.String() + " " + c.Failure.String()})
+	case c.Failure.Kind != reconnect.FailureNone:
+		rec.add(Event{At: c.At, Client: i, What: EventError, Detail: c.Failure.String()})
+	}
+}
+
+func (f *oursFleet) stop() {
+	f.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range f.runners {
+		select {
+		case <-r.Done():
+		case <-ctx.Done():
+		}
+	}
+	for _, d := range f.dialers {
+		d.wait(ctx)
+	}
+}
+
+// oursDialer opens one client's lab transports (a runner.Dialer) and
+// keeps the open ones, so that stop can wait for them.
+type oursDialer struct {
+	byKind map[reconnect.Transport]*lab.Client
+	mu     sync.Mutex
+	live   map[lab.Conn]struct{}
+}
+
+// Open implements runner.Dialer.
+func (d *oursDialer) Open(_ context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
+	conn := d.byKind[req.Kind].Open(req.Kind, req.Host, req.Mode, rep)
+	d.mu.Lock()
+	d.live[conn] = struct{}{}
+	d.mu.Unlock()
+	go func() {
+		<-conn.Done()
+		d.mu.Lock()
+		delete(d.live, conn)
+		d.mu.Unlock()
+	}()
+	return conn
+}
+
+// wait closes every transport still open and waits for them to end.
+func (d *oursDialer) wait(ctx context.Context) {
+	d.mu.Lock()
+	conns := make([]lab.Conn, 0, len(d.live))
+	for c := range d.live {
+		conns = append(conns, c)
+	}
+	d.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+		select {
+		case <-c.Done():
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// centrifugeFleet is n runner clients on the centrifuge transports.
+type centrifugeFleet struct {
+	cancel  context.CancelFunc
+	runners []*runner.Runner
+	dialers []*centrifugeDialer
+}
+
+// startOursCentrifuge starts n runner clients speaking Centrifugo's
+// protocol to host (the centrifuge server's only host, resolved to its
+// address on the proxy), with the given short circuit and no fallback
+// host.
+func startOursCentrifuge(n int, shortCircuit time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
+	var d net.Dialer
+	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+		name, _, err := net.SplitHostPort(address)
+		if err != nil {
+			name = address
+		}
+		addr := px.Addr(name)
+		if addr == "" {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	cfg := engine.AblyConfig()
+	cfg.ShortCircuit = shortCircuit
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
+	// No fallback host, so no connectivity check is needed before one;
+	// the network here is up.
+	up := func(context.Context) bool { return true }
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &centrifugeFleet{cancel: cancel}
+	for i := range n {
+		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.Transport) {
+			rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
+		}}
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: cd, CheckConnectivity: up, CheckWebSocket: up,
+			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
+		if err != nil {
+			f.stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+		f.dialers = append(f.dialers, cd)
+	}
+	for i, r := range f.runners {
+		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
+		r.Connect()
+	}
+	return f, nil
+}
+
+func (f *centrifugeFleet) stop() {
+	f.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range f.runners {
+		select {
+		case <-r.Done():
+		case <-ctx.Done():
+		}
+	}
+	for _, d := range f.dialers {
+		d.wait()
+	}
+}

@@ -1,0 +1,107 @@
+package peers
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/reconnect-go/reconnect/lab"
+)
+
+// Expectation is the outcome a kind reaches under a fault, by its design:
+// what a change of a peer's version or of ours must not silently change.
+type Expectation struct {
+	// Reach: every client gets its first application message within the
+	// window (after the fault, for a fault after connected); false: none
+	// does ("never").
+	Reach bool
+	// Detect, for a fault after connected: every client's library reports
+	// the connection lost within the window; false: none does.
+	Detect bool
+}
+
+// Expected returns the expected outcome of kind k under fault f.
+//
+//   - Under a blackholed websocket, socket.io websocket-first never
+//     connects: the websocket neither opens nor fails (tryAllTransports
+//     moves on only on an error), its 20 s connect timeout ends the
+//     attempt, and the next attempt starts with the websocket again.
+//   - With the primary host down the peers never connect: they have no
+//     other host. Ours connect through a fallback host, but for
+//     OursCentrifuge, whose server has none either.
+//   - After a stall ours neither notice nor recover: the engine has no
+//     idle timer, and the lab's websocket transport has no heartbeat (its
+//     HTTP transport's 30 s poll timeout would notice, but the clients are
+//     on websocket). The peers' heartbeats notice.
+func Expected(f Fault, k Kind) Expectation {
+	switch {
+	case f == WebSocketBlackholed && k == SocketIOWebSocket:
+		return Expectation{}
+	case f == PrimaryDown && (k.node() || k == OursCentrifuge):
+		return Expectation{}
+	case f == Stall && k.ours():
+		return Expectation{}
+	}
+	return Expectation{Reach: true, Detect: f.afterConnected()}
+}
+
+// Check returns, for every cell, how it differs from its Expected
+// outcome (nothing when every cell reached it).
+func (r *Report) Check() []string {
+	var bad []string
+	for _, c := range r.Cells {
+		want := Expected(c.Fault, c.Kind)
+		name := fmt.Sprintf("%s under %s", c.Kind, c.Fault)
+		if c.Err != nil {
+			bad = append(bad, fmt.Sprintf("%s: %v", name, c.Err))
+			continue
+		}
+		got := c.Result.Reached()
+		switch {
+		case len(c.Result.Times) != c.Clients:
+			bad = append(bad, fmt.Sprintf("%s: %d of %d clients measured", name, len(c.Result.Times), c.Clients))
+		case want.Reach && got != c.Clients:
+			bad = append(bad, fmt.Sprintf("%s: %d of %d clients had their first message within %v; want all", name, got, c.Clients, c.Window))
+		case !want.Reach && got != 0:
+			bad = append(bad, fmt.Sprintf("%s: %d of %d clients had their first message within %v; want none (never)", name, got, c.Clients, c.Window))
+		}
+		if !c.Fault.afterConnected() {
+			continue
+		}
+		detected := 0
+		for _, d := range c.Result.Detect {
+			if d != Never {
+				detected++
+			}
+		}
+		switch {
+		case want.Detect && detected != c.Clients:
+			bad = append(bad, fmt.Sprintf("%s: %d of %d clients saw the connection lost; want all", name, detected, c.Clients))
+		case !want.Detect && detected != 0:
+			bad = append(bad, fmt.Sprintf("%s: %d of %d clients saw the connection lost; want none", name, detected, c.Clients))
+		}
+	}
+	return bad
+}
+
+// ShortOptions returns o for CI's short run: 3 clients of each kind,
+// every cell at once, a 20 s window (ours take 12–15 s to come back
+// after a restart: the immediate reconnect meets the restart, and the
+// next attempt waits disconnectedRetryTimeout), an 8 s stall window with
+// 2 s heartbeats answered within 1 s, a 2 s downtime, a 1 s settle, and
+// the slow fault's medians with σ 0.25 instead of 1 (the heavy tail
+// would make a 20 s window a matter of luck).
+func ShortOptions(o Options) Options {
+	o.Clients = 3
+	o.Window, o.StallWindow, o.Downtime, o.Settle = 20*time.Second, 8*time.Second, 2*time.Second, time.Second
+	o.Heartbeat = Heartbeat{Interval: 2 * time.Second, Timeout: time.Second}
+	o.Parallel = int(numFaults) * int(numKinds)
+	o = (Options{SlowWebSocket: o.SlowWebSocket, SlowHTTP: o.SlowHTTP}).Defaults().slowWith(o)
+	return o
+}
+
+// slowWith returns into with the slow fault's latencies of d at σ 0.25.
+func (d Options) slowWith(into Options) Options {
+	into.SlowWebSocket = lab.Dist{MedianMs: d.SlowWebSocket.MedianMs, Sigma: 0.25}
+	into.SlowHTTP = lab.Dist{MedianMs: d.SlowHTTP.MedianMs, Sigma: 0.25}
+	return into
+}

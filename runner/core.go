@@ -1,0 +1,213 @@
+package runner
+
+import (
+	"sync"
+	"time"
+
+	"github.com/reconnect-go/reconnect/engine"
+)
+
+// core is the runner's synchronous half, as raft's RawNode is to its Node:
+// it steps the engine, performs the actions that stay on the engine's
+// side (timers, transport slots, which transport is active) and queues in
+// out what only the shell may do: the transports to open, the checks to
+// start, the calls to the transports, the state changes to deliver and
+// what Active returns. It starts no goroutine, takes no lock and calls no
+// code of the SDK's; the shell (Runner) publishes out after each item it
+// feeds (see Runner.drain).
+//
+// Ownership: every field is owned by the goroutine running the engine, the
+// one that set shell.running; no other goroutine reads or writes one.
+type core struct {
+	r          *Runner // the shell: the owner of new slots, the clock's callback
+	eng        *engine.Engine
+	state      engine.State // after the last step, or the stop's CLOSED
+	out        *scratch     // lent by the shell for the turn
+	batch      []item       // the items being fed, swapped with shell.inbox
+	transports []liveTransport
+	spare      []*reporter // released slots, taken from shell.free
+	timers     []liveTimer
+	clock      *time.Timer // set for the earliest of timers
+	armed      time.Time   // when clock fires; zero when stopped or fired
+	activeID   engine.TransportID
+}
+
+type liveTransport struct {
+	id  engine.TransportID
+	rep *reporter
+}
+
+type liveTimer struct {
+	id  engine.TimerID
+	due time.Time
+}
+
+// scratch is what the core decided that the shell must publish, gathered
+// over one item and published under one lock after it, and the engine's
+// actions. The buffers are lent by a pool for the turn, so an idle runner
+// holds none.
+type scratch struct {
+	actions []engine.Action
+	changes []StateChange
+	ops     []op
+	opens   []*reporter
+	checks  []check
+	// active is what Active returns from now, when activeSet.
+	active    Transport
+	activeRep *reporter
+	activeSet bool
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// setActive records what Active returns from now: t through p, or nil.
+func (sc *scratch) setActive(t Transport, p *reporter) {
+	sc.active, sc.activeRep, sc.activeSet = t, p, true
+}
+
+// check is a check the engine asked for: kind is the event its answer
+// becomes (engine.EventConnectivity or engine.EventWebSocketCheck).
+type check struct {
+	kind engine.EventKind
+	id   engine.CheckID
+}
+
+// item is one entry of the shell's inbox.
+type item struct {
+	kind itemKind
+	ev   engine.Event
+}
+
+type itemKind uint8
+
+const (
+	itemEvent  itemKind = iota // feed ev to the engine
+	itemTimers                 // the clock fired: feed the timers that are due
+	itemStop                   // the context is done
+)
+
+// step feeds one event to the engine at now and performs the actions it
+// returns.
+func (c *core) step(now time.Time, ev engine.Event) {
+	sc := c.out
+	sc.actions = c.eng.Step(now, ev, sc.actions[:0])
+	for i := range sc.actions {
+		c.perform(now, &sc.actions[i])
+	}
+}
+
+func (c *core) perform(now time.Time, a *engine.Action) {
+	switch a.Kind {
+	case engine.ActionOpenTransport:
+		req := OpenRequest{ID: a.Transport, Kind: a.TransportKind, Host: a.Host, Mode: a.Mode}
+		rep := c.slot()
+		rep.reset(a.Transport, req)
+		c.transports = append(c.transports, liveTransport{id: a.Transport, rep: rep})
+		c.out.opens = append(c.out.opens, rep)
+	case engine.ActionDisposeTransport:
+		c.dispose(a.Transport)
+	case engine.ActionActivateTransport:
+		if lt := c.transport(a.Transport); lt != nil {
+			c.activeID = a.Transport
+			lt.rep.wasActive = true
+			// Its reports waited for Open: t is set, and was before the
+			// report that led here was queued.
+			c.out.setActive(lt.rep.t, lt.rep)
+		}
+	case engine.ActionStartTimer:
+		c.timers = append(c.timers, liveTimer{id: a.Timer, due: a.Due})
+	case engine.ActionCancelTimer:
+		if i := c.timerIndex(a.Timer); i >= 0 {
+			c.removeTimer(i)
+		}
+	case engine.ActionCheckConnectivity:
+		c.out.checks = append(c.out.checks, check{kind: engine.EventConnectivity, id: a.Check})
+	case engine.ActionCheckWebSocket:
+		c.out.checks = append(c.out.checks, check{kind: engine.EventWebSocketCheck, id: a.Check})
+	case engine.ActionStateChange:
+		c.changeState(now, a)
+	}
+}
+
+// changeState records a state change, asks the active transport to send
+// the CLOSE message on entering CLOSING and queues the change for
+// OnStateChange.
+func (c *core) changeState(now time.Time, a *engine.Action) {
+	sc := c.out
+	ch := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
+	if a.To == engine.Connected {
+		if lt := c.transport(c.activeID); lt != nil {
+			ch.Transport, ch.Host = lt.rep.req.Kind, lt.rep.req.Host
+		}
+	}
+	c.state = a.To
+	if a.To != engine.Connected && a.To != engine.Closing {
+		sc.setActive(nil, nil)
+	}
+	sc.changes = append(sc.changes, ch)
+	if a.To == engine.Closing {
+		if lt := c.transport(c.activeID); lt != nil {
+			// Active: it reported, so Open has returned.
+			sc.ops = append(sc.ops, op{kind: opRequestClose, rep: lt.rep, t: lt.rep.t})
+		}
+	}
+}
+
+// stop closes every transport and stops every timer: the context is done.
+// The state goes CLOSED unless it is CLOSED or FAILED already, with one
+// last change (see New).
+func (c *core) stop() {
+	for len(c.transports) > 0 {
+		c.dispose(c.transports[0].id)
+	}
+	c.timers = c.timers[:0]
+	c.stopClock()
+	c.out.setActive(nil, nil)
+	from := c.state
+	if from == engine.Closed || from == engine.Failed {
+		return
+	}
+	c.state = engine.Closed
+	c.out.changes = append(c.out.changes, StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true})
+}
+
+// dispose gives transport id up: it is closed (see effects) and forgotten.
+func (c *core) dispose(id engine.TransportID) {
+	for i := range c.transports {
+		if lt := c.transports[i]; lt.id == id {
+			if t := lt.rep.dispose(); t != nil {
+				c.out.ops = append(c.out.ops, op{kind: opClose, rep: lt.rep, t: t, active: lt.rep.wasActive})
+			} // else Open has not returned: its goroutine closes what it returns
+			if id == c.activeID {
+				c.activeID = 0
+				c.out.setActive(nil, nil)
+			}
+			last := len(c.transports) - 1
+			c.transports[i] = c.transports[last]
+			c.transports[last] = liveTransport{}
+			c.transports = c.transports[:last]
+			return
+		}
+	}
+}
+
+// slot returns a reporter for a new transport: one the effects released,
+// or a new one.
+func (c *core) slot() *reporter {
+	if n := len(c.spare); n > 0 {
+		p := c.spare[n-1]
+		c.spare[n-1] = nil
+		c.spare = c.spare[:n-1]
+		return p
+	}
+	return &reporter{r: c.r}
+}
+
+func (c *core) transport(id engine.TransportID) *liveTransport {
+	for i := range c.transports {
+		if c.transports[i].id == id {
+			return &c.transports[i]
+		}
+	}
+	return nil
+}
