@@ -87,9 +87,10 @@ export_api "$root" "$tmp/head.api"
 
 # ids SECTION: the changes of one section of apidiff's report ("Incompatible
 # changes:" or "Compatible changes:"), one "identifier: what" a line, the
-# identifier qualified by its package's name: apidiff's "Name" (the root
-# package) becomes reconnect.Name, "./runner.(*Runner).State" becomes
-# runner.Runner.State, "package …/engine" becomes engine.
+# identifier qualified by its package's path in the module: apidiff's
+# "Name" (the root package) becomes reconnect.Name,
+# "./runner.(*Runner).State" becomes runner.Runner.State, "package
+# …/conformance/uts" becomes conformance/uts.
 ids() {
 	awk -v want="$1" -v mod="$MODULE" '
 		/^[A-Z][a-z]+ changes:$/ { on = ($0 == want); next }
@@ -99,13 +100,11 @@ ids() {
 			id = substr(line, 1, i - 1); what = substr(line, i + 2)
 			if (substr(id, 1, 8) == "package ") {
 				p = substr(id, 9)
-				if (p == mod) id = "reconnect"
-				else { n = split(p, a, "/"); id = a[n] }
+				id = (p == mod) ? "reconnect" : substr(p, length(mod) + 2)
 			} else {
 				sub(/, method set of .*/, "", id)
 				gsub(/[()*]/, "", id)
-				if (substr(id, 1, 2) == "./") { n = split(substr(id, 3), a, "/"); id = a[n] }
-				else id = "reconnect." id
+				id = (substr(id, 1, 2) == "./") ? substr(id, 3) : "reconnect." id
 			}
 			print id ": " what
 		}
