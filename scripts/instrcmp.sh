@@ -28,9 +28,9 @@
 #   REPEAT     runs of each count, the least kept (default 2)
 #
 # Accepting an increase: a line of CHANGELOG.md's "## Unreleased" section,
-# under "### Performance", that names the benchmark in backquotes and the
-# increase as "+P %" (for example "- `EngineStep`: +6 % instructions per
-# Step, the new flap guard") raises that benchmark's limit to P + THRESHOLD
+# under "### Performance", that starts with the benchmark in backquotes, a
+# colon and the increase as "+P %" (for example "- `EngineStep`: +6 %
+# (…), the new flap guard") raises that benchmark's limit to P + THRESHOLD
 # percent.
 set -euo pipefail
 
@@ -127,7 +127,7 @@ awk '
 	unreleased && /^### / { perf = ($0 ~ /^### Performance/); next }
 	unreleased && perf { print }
 ' CHANGELOG.md 2>/dev/null |
-	sed -nE 's/.*`([A-Za-z0-9_]+)`.*\+([0-9]+(\.[0-9]+)?) ?%.*/\1 \2/p' >"$tmp/accepted"
+	sed -nE 's/^- `([A-Za-z0-9_]+)`: \+([0-9]+(\.[0-9]+)?) ?%.*/\1 \2/p' >"$tmp/accepted"
 
 printf '\n%-22s %14s %14s %9s  %s\n' benchmark "base instr/op" "current" "current÷base" verdict
 failed=()
