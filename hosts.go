@@ -59,8 +59,9 @@ var fallbackLetters = [...]string{"a", "b", "c", "d", "e"}
 
 // AppendHostOrder appends to dst the hosts to try for one request or
 // connection attempt, in order, and returns the extended slice: the primary
-// host first, then at most maxFallbacks of h.Fallbacks (httpMaxRetryCount,
-// RSC15a) in uniformly random order. The fallbacks are drawn one at a time
+// host first, then at most maxFallbacks of h.Fallbacks (httpMaxRetryCount
+// for a REST request, RSC15a; every fallback host, len(h.Fallbacks), for a
+// realtime connection, RTN17j) in uniformly random order. The fallbacks are drawn one at a time
 // from those not yet drawn: draw k takes u from src (nil means
 // DefaultSource) and picks index ⌊u·r⌋ of the r hosts remaining, in their
 // given order. That makes every ordered choice equally likely, the order

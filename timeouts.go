@@ -29,8 +29,10 @@ type Timeouts struct {
 	// check may take. Default 10 s.
 	HTTPRequest time.Duration
 	// HTTPMaxRetryCount is httpMaxRetryCount (TO3l5): at most this many
-	// fallback hosts are tried after the primary. Default 3. Zero is valid
-	// and means no fallback host is ever tried.
+	// fallback hosts are tried after the primary by an HTTP request.
+	// Default 3. Zero is valid and means no fallback host is ever tried.
+	// The engine's realtime host walk ignores it (RTN17j sets no cap)
+	// except under engine.PolicyWebSocketCheck, which keeps ably-js's cap.
 	HTTPMaxRetryCount int
 }
 

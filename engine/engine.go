@@ -111,16 +111,17 @@ func (e *Engine) State() State { return e.state }
 
 // RetryCount returns the attempt number n of the last RTB1 retry: 0 after
 // CONNECTED or SUSPENDED (which reset it), then 1, 2, … for each entry into
-// DISCONNECTED. The immediate reconnect after a drop does not count, nor
-// does the windowed one of Config.ReconnectWindow.
+// DISCONNECTED. The immediate reconnect after a drop or network-down does
+// not count, nor does the windowed one of Config.ReconnectWindow; a connect
+// from INITIALIZED, CLOSED, FAILED or CLOSING resets it.
 func (e *Engine) RetryCount() int { return e.retries }
 
 // LastError returns the failure carried by the most recent state change
 // or update that carried one, like Connection.errorReason (RTN25): the
 // zero Failure once CONNECTED without an error (which clears it, as the
 // reference JavaScript SDK does; a CONNECTED carrying the message's error,
-// RTN15c7, sets it) and after a connect from INITIALIZED, CLOSED or
-// FAILED (RTN11d). CONNECTING, CLOSING and CLOSED carry no failure and
+// RTN15c7, sets it) and after a connect from INITIALIZED, CLOSED,
+// FAILED (RTN11d) or CLOSING (RTN11b). CONNECTING, CLOSING and CLOSED carry no failure and
 // leave it as it was. Each ActionStateChange's own Failure is the error of
 // that change; prefer it when reporting a state change.
 func (e *Engine) LastError() reconnect.Failure { return e.lastErr }
@@ -139,10 +140,17 @@ func (e *Engine) Hosts() reconnect.Hosts {
 // What each event does, by state:
 //
 //   - EventConnect: from INITIALIZED, CLOSED or FAILED starts afresh; from
-//     DISCONNECTED or SUSPENDED connects now (RTN11c); otherwise ignored.
+//     CLOSING disposes the closing connection's transports and starts
+//     afresh (RTN11b); from DISCONNECTED or SUSPENDED connects now
+//     (RTN11c); CONNECTING and CONNECTED ignore it (RTN11e).
 //   - EventClose: from CONNECTED goes CLOSING (until the transport closes
-//     or realtimeRequestTimeout passes); from any other live state goes
-//     CLOSED at once; CLOSING, CLOSED and FAILED ignore it.
+//     or realtimeRequestTimeout passes, RTN12a); from CONNECTING goes
+//     CLOSING at once and lets the transports in flight finish, CLOSED when
+//     none is left, a CLOSE on the one that connects (RTN12f; under
+//     PolicyWebSocketCheck CLOSING then CLOSED at once, as ably-js does);
+//     from INITIALIZED, DISCONNECTED or SUSPENDED goes CLOSED at once
+//     (RTN12d); CLOSING, CLOSED and FAILED ignore it (FAILED stays until a
+//     connect, RTN27h).
 //   - Transport events for a transport the engine does not know, or no
 //     longer tracks, are ignored; so are duplicates.
 //   - EventTimerFired for a timer that was cancelled, already fired or
@@ -151,9 +159,11 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //     Event.Check names; an answer for a check that is not in flight (its
 //     attempt ended, its timer fired, it was answered or replaced, or
 //     Event.Check is 0) is ignored (see CheckID).
-//   - EventNetworkDown drops a connected or connecting connection to
-//     DISCONNECTED (RTN20a); EventNetworkUp connects a DISCONNECTED or
-//     SUSPENDED one now and restarts a CONNECTING attempt (RTN20b, c).
+//   - EventNetworkDown takes a connected or connecting connection to
+//     DISCONNECTED and reconnects at once as after a drop (RTN20a, RTN15;
+//     SUSPENDED instead once connectionStateTtl has passed);
+//     EventNetworkUp connects a DISCONNECTED or SUSPENDED one now and
+//     restarts a CONNECTING attempt (RTN20b, c).
 //   - EventFatal goes FAILED from any state but CLOSED and FAILED.
 //   - EventTransportConnected carries the CONNECTED message's details
 //     (kept for the connection: RTN21) and error (RTN15c7); a transport
@@ -231,7 +241,10 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 
 func (e *Engine) onConnect(out []Action) []Action {
 	switch e.state {
-	case Initialized, Closed, Failed:
+	case Initialized, Closed, Failed, Closing:
+		if e.state == Closing {
+			out = e.dropClosingConnection(out) // RTN11b (closing.go)
+		}
 		// A fresh connection: nothing to resume (RTN11).
 		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, reconnect.Failure{}, false
 		e.forceFallback = false // a server's RTN17f1 redirect was for the old connection
@@ -253,7 +266,9 @@ func (e *Engine) onClose(out []Action) []Action {
 		e.att.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0, reconnect.Failure{})
 		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
-	case Initialized, Connecting, Disconnected, Suspended:
+	case Connecting:
+		return e.closeWhileConnecting(out) // RTN12f (closing.go)
+	case Initialized, Disconnected, Suspended:
 		out = e.stopAll(out)
 		return e.setState(out, Closed, ReasonCloseRequested, 0, reconnect.Failure{})
 	}
@@ -272,13 +287,24 @@ func (e *Engine) onNetworkUp(out []Action) []Action {
 	return out
 }
 
+// onNetworkDown follows RTN20a: DISCONNECTED at once, and that state
+// change triggers the RTN15 reconnect, as after a drop (the rate limit and
+// the reconnect window included; the flapping guard counts no
+// network-down). Once connectionStateTtl has passed, a CONNECTING
+// connection goes SUSPENDED instead (RTN14e). docs/decisions.md says why
+// the engine reconnects at once although the OS says the network is down.
 func (e *Engine) onNetworkDown(out []Action) []Action {
 	if e.state != Connected && e.state != Connecting {
 		return out
 	}
-	wasConnected := e.state == Connected
 	// The OS says the network is gone: no route to any host.
-	out = e.enterDisconnected(out, ReasonNetworkDown, reconnect.Failure{Kind: reconnect.FailureUnreachable})
+	f := reconnect.Failure{Kind: reconnect.FailureUnreachable}
+	if e.state == Connecting && e.ttlExpired {
+		return e.enterDisconnected(out, ReasonNetworkDown, f)
+	}
+	wasConnected := e.state == Connected
+	out = e.abandonAttempt(out)
+	out = e.reconnectFor(out, ReasonNetworkDown, f)
 	if wasConnected {
 		out = e.startTimer(out, TimerStateTTL, e.stateTTL(), 0)
 	}
@@ -302,6 +328,12 @@ func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Du
 // stopAll disposes every transport and cancels every timer.
 func (e *Engine) stopAll(out []Action) []Action {
 	out = e.disposeAll(out)
+	return e.stopTimers(out)
+}
+
+// stopTimers cancels every timer but the transports' connect timers, in
+// the order of their kinds, and forgets the connectivity check in flight.
+func (e *Engine) stopTimers(out []Action) []Action {
 	for k := range e.singles {
 		out = e.cancelKind(out, TimerKind(k))
 	}

@@ -47,9 +47,14 @@ func (h *engineHarness) noteEvent(ev Event) {
 	case EventNetworkUp:
 		m.attemptErr = reconnect.Failure{} // the attempt starts again without a state change
 	case EventTokenRenewal:
-		// A renewal in flight that failed: the attempt's failure.
-		if c, ok := h.checks[ev.Check]; ok && c.kind == EventTokenRenewal && !ev.Up {
-			m.attemptErr = m.eventErr
+		// A renewal in flight that failed: the attempt's failure; renewed,
+		// a new attempt starts without a state change, with no failure yet.
+		if c, ok := h.checks[ev.Check]; ok && c.kind == EventTokenRenewal {
+			if ev.Up {
+				m.attemptErr = reconnect.Failure{}
+			} else {
+				m.attemptErr = m.eventErr
+			}
 		}
 	}
 	if ev.Kind == EventTimerFired && ev.Timer == h.firedID && h.fired.kind == TimerRenewToken {
@@ -76,7 +81,15 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 		case ReasonNetworkDown:
 			want = reconnect.Failure{Kind: reconnect.FailureUnreachable}
 		case ReasonStateTTL:
+			// RTN14e: the failure of the DISCONNECTED it leaves, or the
+			// attempt's; a timeout when there is none.
 			want = m.stateErr
+			if a.From == Connecting {
+				want = m.attemptErr
+			}
+			if want.Kind == reconnect.FailureNone {
+				want = reconnect.Failure{Kind: reconnect.FailureTimeout}
+			}
 		case ReasonConnectFailed, ReasonConnectivityDown:
 			want = m.attemptErr
 		default:
@@ -86,7 +99,8 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 	if a.Failure != want {
 		return fmt.Errorf("state %v→%v (%v) carries %v, want %v", a.From, a.To, a.Reason, a.Failure, want)
 	}
-	if a.From == Initialized || a.From == Closed || a.From == Failed {
+	if a.From == Initialized || a.From == Closed || a.From == Failed || a.From == Closing && a.To == Connecting {
+		// A fresh connection (RTN11d; from CLOSING, RTN11b).
 		m.lastErr = reconnect.Failure{}
 	}
 	if want.Kind != reconnect.FailureNone || a.To == Connected {

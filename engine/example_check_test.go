@@ -9,10 +9,10 @@ import (
 )
 
 // Every check carries an ID that its answer returns. A check that outlives
-// its attempt (here the OS reports the network down and up while the
-// first attempt's connectivity check hangs) answers late; the engine
-// ignores that answer and waits for the answer of the current attempt's
-// own check.
+// its attempt (here the OS reports the network down while the first
+// attempt's connectivity check hangs, and the reconnect that follows,
+// RTN20a, starts a new attempt) answers late; the engine ignores that
+// answer and waits for the answer of the current attempt's own check.
 func ExampleCheckID() {
 	cfg := engine.AblyConfig()
 	cfg.Source = fixedSource(0)
@@ -40,7 +40,6 @@ func ExampleCheckID() {
 	step(engine.Event{Kind: engine.EventTransportFailed, Transport: opened, Failure: refused}) // HTTP
 	first := asked
 	step(engine.Event{Kind: engine.EventNetworkDown})
-	step(engine.Event{Kind: engine.EventNetworkUp})
 	step(engine.Event{Kind: engine.EventTransportFailed, Transport: opened, Failure: refused})
 	step(engine.Event{Kind: engine.EventTransportFailed, Transport: opened, Failure: refused})
 	fmt.Println("late answer to the first check:")
@@ -52,8 +51,8 @@ func ExampleCheckID() {
 	// open T1 websocket main.realtime.ably.net clean
 	// open T2 http main.realtime.ably.net clean
 	// check C1
-	// state connecting→disconnected retryIn=15s reason=network-down error=unreachable
-	// state disconnected→connecting retryIn=0s reason=network-up
+	// state connecting→disconnected retryIn=0s reason=network-down error=unreachable
+	// state disconnected→connecting retryIn=0s reason=reconnect
 	// open T3 websocket main.realtime.ably.net clean
 	// open T4 http main.realtime.ably.net clean
 	// check C2

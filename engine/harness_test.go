@@ -209,8 +209,8 @@ func (h *engineHarness) stepAt(at time.Time, ev Event) error {
 
 func (h *engineHarness) onStateChange(a Action) error {
 	t := h.e.cfg.Timeouts
-	if a.From == Initialized || a.From == Closed || a.From == Failed {
-		h.n = 0 // a fresh connection (RTN11)
+	if a.From == Initialized || a.From == Closed || a.From == Failed || a.From == Closing && a.To == Connecting {
+		h.n = 0 // a fresh connection (RTN11; from CLOSING, RTN11b)
 	}
 	switch a.To {
 	case Connecting:
@@ -232,8 +232,8 @@ func (h *engineHarness) onStateChange(a Action) error {
 			h.hadReconnect, h.lastReconnect = true, h.now
 		}
 	case Disconnected:
-		if a.RetryIn == 0 && a.Reason == ReasonDropped {
-			break // the immediate reconnect (RTN15a): no retry number
+		if a.RetryIn == 0 && (a.Reason == ReasonDropped || a.Reason == ReasonNetworkDown) {
+			break // the immediate reconnect (RTN15a, RTN20a): no retry number
 		}
 		h.n++
 		lo, hi := rtb1Bounds(t.DisconnectedRetry, h.n)
@@ -302,8 +302,17 @@ func (h *engineHarness) checkInvariants(before State, ev Event) error {
 			return fmt.Errorf("%v with %d transports left open", st, len(h.transports))
 		}
 	case Closing:
-		if !h.hasTimer(TimerClose) {
+		// With an active transport, the close timer bounds the close
+		// (RTN12b); without one (a close while connecting, RTN12f) the
+		// attempt's transports are in flight, each with its connect timer
+		// (checked above), and CLOSED comes when none is left.
+		switch {
+		case active > 0 && !h.hasTimer(TimerClose):
 			return fmt.Errorf("stuck CLOSING: no close timer")
+		case active == 0 && len(h.transports) == 0:
+			return fmt.Errorf("stuck CLOSING: no transport left and not CLOSED")
+		case active == 0 && h.hasTimer(TimerClose):
+			return fmt.Errorf("CLOSING with a close timer and no active transport")
 		}
 	case Closed, Failed:
 		if len(h.transports) > 0 || len(h.timers) > 0 {

@@ -5,10 +5,20 @@ import "github.com/reconnect-go/reconnect"
 // Host fallback: the connectivity check before each fallback host (RTN17j)
 // and before an attempt that starts on a fallback host (RTN17f1).
 
-// hostCount is how many hosts the flow may use: the primary and at most
-// httpMaxRetryCount fallbacks.
+// hostCount is how many hosts the flow may use: the primary and
+// fallbackCount fallbacks.
 func (e *Engine) hostCount() int {
-	return 1 + min(e.cfg.Timeouts.HTTPMaxRetryCount, len(e.hosts.Fallbacks))
+	return 1 + e.fallbackCount()
+}
+
+// fallbackCount is how many fallback hosts an attempt may walk: every one
+// (RTN17j sets no cap), or at most httpMaxRetryCount under
+// PolicyWebSocketCheck, as ably-js 2.28.0 does (capsFallbacks).
+func (e *Engine) fallbackCount() int {
+	if e.capsFallbacks() {
+		return min(e.cfg.Timeouts.HTTPMaxRetryCount, len(e.hosts.Fallbacks))
+	}
+	return len(e.hosts.Fallbacks)
 }
 
 // askConnectivity asks for a connectivity check of purpose p, with its
@@ -36,7 +46,7 @@ func (e *Engine) onConnectivity(out []Action, up bool) []Action {
 		return e.enterDisconnected(out, ReasonConnectivityDown, e.att.err)
 	}
 	if len(e.att.order) == 0 {
-		e.att.order = reconnect.AppendHostOrder(e.att.order, e.hosts, e.cfg.Timeouts.HTTPMaxRetryCount, e.src)
+		e.att.order = reconnect.AppendHostOrder(e.att.order, e.hosts, e.fallbackCount(), e.src)
 	}
 	if purpose == checkForced {
 		e.att.firstHost = 1

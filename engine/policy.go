@@ -64,3 +64,21 @@ func (e *Engine) firstStep() reconnect.FirstStep {
 	}
 	return reconnect.FirstStep{Transport: reconnect.HTTP}
 }
+
+// closeAbandonsAttempt reports whether close() while CONNECTING ends the
+// attempt at once, disposing its transports (CLOSING, then CLOSED in the
+// same step, as ably-js 2.28.0's closeImpl does): under
+// PolicyWebSocketCheck. The other policies let the transports in flight
+// finish (RTN12f): one that connects is closed with a CLOSE (RTN12a).
+func (e *Engine) closeAbandonsAttempt() bool {
+	return e.usesWebSocketCheck()
+}
+
+// capsFallbacks reports whether the realtime host walk stops after
+// httpMaxRetryCount fallback hosts, as ably-js 2.28.0 does: under
+// PolicyWebSocketCheck. The other policies walk every fallback host
+// (RTN17j: "retry the connection against fallback domains in random
+// order"; httpMaxRetryCount, TO3l5, is for HTTP requests).
+func (e *Engine) capsFallbacks() bool {
+	return e.usesWebSocketCheck()
+}

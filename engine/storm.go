@@ -32,18 +32,19 @@ func (c Config) validateStorm() error {
 	return nil
 }
 
-// windowedReconnect is the immediate reconnect after a drop under
-// Config.ReconnectWindow: DISCONNECTED for WindowWait, then the reconnect
+// windowedReconnect is the immediate reconnect after a drop (or
+// network-down) under Config.ReconnectWindow: DISCONNECTED, for reason,
+// for WindowWait, then the reconnect
 // (still ReasonReconnect, still no retry number); at once when the wait
 // is 0.
-func (e *Engine) windowedReconnect(out []Action, f reconnect.Failure) []Action {
+func (e *Engine) windowedReconnect(out []Action, reason Reason, f reconnect.Failure) []Action {
 	wait := reconnect.WindowWait(e.cfg.ReconnectWindow, e.cfg.ImmediateShare, e.src.Float64())
 	if wait == 0 {
-		out = e.setState(out, Disconnected, ReasonDropped, 0, f)
+		out = e.setState(out, Disconnected, reason, 0, f)
 		return e.startAttempt(out, ReasonReconnect)
 	}
 	e.reconnectDue = true
-	out = e.setState(out, Disconnected, ReasonDropped, wait, f)
+	out = e.setState(out, Disconnected, reason, wait, f)
 	return e.startTimer(out, TimerRetry, wait, 0)
 }
 

@@ -88,7 +88,8 @@ func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 					live = slices.DeleteFunc(live, func(id TransportID) bool { return id == a.Transport })
 				case ActionStateChange:
 					switch {
-					case a.To == Disconnected && a.Reason == ReasonDropped && a.From == Connected && e.RetryCount() == before:
+					case a.To == Disconnected && (a.Reason == ReasonDropped || a.Reason == ReasonNetworkDown) && (a.From == Connected || a.From == Connecting) && e.RetryCount() == before:
+						// A drop or network-down (RTN20a) that reconnects, at once or in the window.
 						if a.RetryIn > cfg.ReconnectWindow || a.RetryIn < 0 {
 							t.Fatalf("drop waits %v, window %v", a.RetryIn, cfg.ReconnectWindow)
 						}
@@ -97,7 +98,7 @@ func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 							t.Fatalf("drop waits %v, reconnect in the same step: %v", a.RetryIn, immediate)
 						}
 						windowed = !immediate
-					case a.To == Disconnected && a.Reason != ReasonDropped || a.To == Disconnected && e.RetryCount() != before:
+					case a.To == Disconnected && a.Reason != ReasonDropped && a.Reason != ReasonNetworkDown || a.To == Disconnected && e.RetryCount() != before:
 						upper := reconnect.RetryDelay(cfg.Timeouts.DisconnectedRetry, e.RetryCount(), 0)
 						if lo := time.Duration(float64(upper)*(1-spread)) - 1; a.RetryIn > upper || a.RetryIn < lo {
 							t.Fatalf("retry %d waits %v, outside [%v, %v]", e.RetryCount(), a.RetryIn, lo, upper)
@@ -107,6 +108,10 @@ func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 						if lo := time.Duration(float64(s)*(1-cfg.SuspendedSpread)) - 1; a.RetryIn > s || a.RetryIn < lo {
 							t.Fatalf("SUSPENDED waits %v, outside [%v, %v]", a.RetryIn, lo, s)
 						}
+						// SUSPENDED replaces the window's retry timer: a
+						// network-down while connecting can be windowed
+						// with connectionStateTtl already running.
+						windowed = false
 					case a.To == Connecting && windowed && ev.Kind == EventTimerFired && ev.Timer == retryTimer:
 						if a.Reason != ReasonReconnect || e.RetryCount() != before {
 							t.Fatalf("the window's reconnect: reason %v, retry count %d → %d", a.Reason, before, e.RetryCount())

@@ -36,6 +36,7 @@ func (e *Engine) onTokenError(out []Action, f reconnect.Failure) []Action {
 		return e.enterDisconnected(out, ReasonConnectFailed, f)
 	}
 	out = e.abandonAttempt(out)
+	e.att.err = f // SUSPENDED before the renewal's answer carries it (RTN14e)
 	return e.askRenewal(out)
 }
 

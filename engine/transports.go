@@ -84,6 +84,9 @@ func kindOf(s *transportSlot) reconnect.Transport {
 // activate makes the pending transport s active, with the details d and
 // the error f of the CONNECTED message it received.
 func (e *Engine) activate(out []Action, s *transportSlot, d Details, f reconnect.Failure) []Action {
+	if e.state == Closing {
+		return e.activateWhileClosing(out, s) // RTN12f (closing.go)
+	}
 	out = e.cancelConnectTimer(out, s)
 	if prev := e.find(slotActive); prev != nil {
 		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
@@ -151,6 +154,9 @@ func (e *Engine) onTransportLost(out []Action, s *transportSlot, f reconnect.Fai
 func (e *Engine) lose(out []Action, s *transportSlot, f reconnect.Failure) []Action {
 	r, wasPending := s.role, s.status == slotPending
 	out = e.dispose(out, s)
+	if e.state == Closing {
+		return e.closeIfNothingLeft(out) // RTN12f (closing.go)
+	}
 	if e.state != Connecting {
 		return out // an upgrade websocket failing, or a leftover
 	}
@@ -208,6 +214,12 @@ func (e *Engine) sendsToFallback(f reconnect.Failure) bool {
 // 500–504) makes the next attempt check the internet and start on a
 // fallback host, and forgets the transport preference.
 func (e *Engine) reconnect(out []Action, f reconnect.Failure) []Action {
+	return e.reconnectFor(out, ReasonDropped, f)
+}
+
+// reconnectFor is reconnect with the reason of the DISCONNECTED it goes
+// through: ReasonDropped, or ReasonNetworkDown (RTN20a).
+func (e *Engine) reconnectFor(out []Action, reason Reason, f reconnect.Failure) []Action {
 	if e.sendsToFallback(f) {
 		e.forceFallback = true
 		if e.usesPreference() {
@@ -215,13 +227,13 @@ func (e *Engine) reconnect(out []Action, f reconnect.Failure) []Action {
 		}
 	}
 	if e.hadReconnect && e.now.Sub(e.lastReconnect) < immediateReconnectGap {
-		return e.enterDisconnected(out, ReasonDropped, f)
+		return e.enterDisconnected(out, reason, f)
 	}
 	e.hadReconnect, e.lastReconnect = true, e.now
 	if e.cfg.ReconnectWindow > 0 {
-		return e.windowedReconnect(out, f)
+		return e.windowedReconnect(out, reason, f)
 	}
-	out = e.setState(out, Disconnected, ReasonDropped, 0, f)
+	out = e.setState(out, Disconnected, reason, 0, f)
 	return e.startAttempt(out, ReasonReconnect)
 }
 

@@ -23,11 +23,15 @@ const (
 	// Suspended: no connection for connectionStateTtl; retries every
 	// suspendedRetryTimeout (RTN14e).
 	Suspended
-	// Closing: a close was requested while connected (RTN12). Entering
-	// CLOSING is the SDK's signal to send its CLOSE protocol message on the
-	// active transport (RTN12a): no other action asks for it. The
-	// connection becomes CLOSED when that transport reports closed, or
-	// realtimeRequestTimeout later.
+	// Closing: a close was requested while connected or connecting
+	// (RTN12). Entering CLOSING from CONNECTED is the SDK's signal to send
+	// its CLOSE protocol message on the active transport (RTN12a); entering
+	// it from CONNECTING, the transports in flight go on (RTN12f), and an
+	// ActionActivateTransport while CLOSING is the signal to send CLOSE on
+	// that transport: no other action asks for it. The connection becomes
+	// CLOSED when the active transport reports closed, or
+	// realtimeRequestTimeout after CLOSE, or when no transport of the
+	// interrupted attempt is left.
 	Closing
 	// Closed: closed on request; stays put until a connect is requested.
 	Closed
@@ -52,8 +56,9 @@ const (
 	// ReasonRetry: the DISCONNECTED or SUSPENDED retry timer fired.
 	ReasonRetry
 	// ReasonReconnect: the immediate reconnect after an unexpected drop
-	// (RTN15a), or, with Config.ReconnectWindow, the reconnect when the
-	// window's retry timer fires.
+	// (RTN15a) or after network-down (RTN20a), or, with
+	// Config.ReconnectWindow, the reconnect when the window's retry timer
+	// fires.
 	ReasonReconnect
 	// ReasonNetworkUp: the OS said the network is back (RTN20b, RTN20c).
 	ReasonNetworkUp
@@ -67,13 +72,15 @@ const (
 	// ReasonConnectivityDown: the connectivity check said the internet is
 	// down, so no fallback host was tried (RTN17j).
 	ReasonConnectivityDown
-	// ReasonNetworkDown: the OS said the network is gone (RTN20a).
+	// ReasonNetworkDown: the OS said the network is gone (RTN20a); the
+	// reconnect follows as after a drop.
 	ReasonNetworkDown
 	// ReasonStateTTL: connectionStateTtl passed without a connection.
 	ReasonStateTTL
 	// ReasonCloseRequested: the user asked to close (RTN12).
 	ReasonCloseRequested
-	// ReasonClosed: the close completed.
+	// ReasonClosed: the close completed, or (RTN12f) no transport of the
+	// attempt a close interrupted is left.
 	ReasonClosed
 	// ReasonFatal: a fatal error was reported, or a token error that
 	// cannot be renewed (Config.CanRenewToken false: RTN15h1, RSA4a2), or
@@ -241,7 +248,8 @@ const (
 	// TimerConnectivityCheck: httpRequestTimeout for the connectivity
 	// check; when it fires the check counts as down.
 	TimerConnectivityCheck
-	// TimerClose: realtimeRequestTimeout for a close to complete.
+	// TimerClose: realtimeRequestTimeout for a close to complete, from
+	// CLOSING with an active transport (RTN12b).
 	TimerClose
 	// TimerWebSocketSlow: PolicyWebSocketCheck's slow point, when the
 	// websocket and connectivity checks start.
@@ -293,7 +301,8 @@ const (
 	// ActionDisposeTransport: close and forget transport Action.Transport.
 	ActionDisposeTransport
 	// ActionActivateTransport: make transport Action.Transport the
-	// connection's transport.
+	// connection's transport. While the state is Closing (a close while
+	// connecting, RTN12f) it also means: send CLOSE on it (RTN12a).
 	ActionActivateTransport
 	// ActionStartTimer: start timer Action.Timer, of kind
 	// Action.TimerKind (for TimerConnect, of transport Action.Transport),

@@ -13,16 +13,18 @@ import (
 // TestLateCheckAnswerFromAnEndedAttemptChangesNothing: an SDK whose
 // connectivity check cannot be cancelled (its HTTP request runs to the end
 // whatever the context says) reports every answer, late or not, with its
-// check's ID. The primary refuses everything and the check host answers
-// "no" after 2 s. The first attempt's check C1 is in flight when the OS
-// reports the network down; the RTB1 retry (about 300 ms later) asks its
-// own check C2; C1's late "no" arrives while C2 is in flight and changes
-// nothing: the connection goes DISCONNECTED for connectivity-down only
-// when C2 answers. (Taking C1's answer as C2's would end the second attempt
-// some 300 ms early, on an answer about a network that has changed since.)
+// check's ID. The primary refuses everything, each refusal after 500 ms,
+// and the check host answers "no" after 2 s. The first attempt's check C1
+// is in flight when the OS reports the network down; the reconnect that
+// follows at once (RTN20a) is refused in its turn and asks its own check
+// C2 about 600 ms later; C1's late "no" arrives while C2 is in flight and
+// changes nothing: the connection goes DISCONNECTED for connectivity-down
+// only when C2 answers. (Taking C1's answer as C2's would end the second
+// attempt some 600 ms early, on an answer about a network that has changed
+// since.)
 func TestLateCheckAnswerFromAnEndedAttemptChangesNothing(t *testing.T) {
 	s, client := newServer(t, Options{})
-	if err := s.SetFault(s.Primary(), HostFault{Down: true}); err != nil {
+	if err := s.SetFault(s.Primary(), HostFault{Down: true, DownLatency: ms(500)}); err != nil {
 		t.Fatal(err)
 	}
 	const latency = 2 * time.Second
@@ -98,7 +100,7 @@ func TestLateCheckAnswerFromAnEndedAttemptChangesNothing(t *testing.T) {
 			break
 		}
 	}
-	want := []string{"connecting/connect-requested", "disconnected/network-down", "connecting/retry", "disconnected/connectivity-down"}
+	want := []string{"connecting/connect-requested", "disconnected/network-down", "connecting/reconnect", "disconnected/connectivity-down"}
 	if len(seen) != len(want) {
 		t.Fatalf("state changes %v, want %v", seen, want)
 	}

@@ -113,6 +113,11 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 			// Its reports waited for Open: t is set, and was before the
 			// report that led here was queued.
 			c.out.setActive(lt.rep.t, lt.rep)
+			if c.state == engine.Closing {
+				// Closed while connecting, this transport connected
+				// (RTN12f): it sends CLOSE (RTN12a).
+				c.out.ops = append(c.out.ops, op{kind: opRequestClose, rep: lt.rep, t: lt.rep.t})
+			}
 		}
 	case engine.ActionStartTimer:
 		c.timers = append(c.timers, liveTimer{id: a.Timer, due: a.Due})

@@ -74,8 +74,14 @@
 // RequestClose on the active transport, which sends the CLOSE protocol
 // message (RTN12a). The connection becomes CLOSED when the transport
 // reports Closed, or realtimeRequestTimeout later at the latest, and the
-// runner closes the transport. From any other state Close goes CLOSED at
-// once. Close does not stop the runner; cancelling its context does.
+// runner closes the transport. Close on a CONNECTING connection enters
+// CLOSING too (RTN12f): the transports in flight go on, and one that
+// reports Connected becomes active and gets RequestClose as above; when
+// none is left the connection is CLOSED (under PolicyWebSocketCheck it is
+// CLOSED at once, as ably-js does). From INITIALIZED, DISCONNECTED or
+// SUSPENDED Close goes CLOSED at once; FAILED ignores it. Connect while
+// CLOSING closes the transports and makes a new connection (RTN11b).
+// Close does not stop the runner; cancelling its context does.
 //
 // # Goroutines
 //

@@ -227,7 +227,7 @@ func TestExternalInlineACallNeverWaitsForASlowCallback(t *testing.T) {
 	cancel()
 	<-s.r.Done()
 	changes, _, trs := s.snapshot()
-	if got, want := states(changes), []engine.State{engine.Connecting, engine.Closed}; !slices.Equal(got[:min(2, len(got))], want) {
+	if got, want := states(changes), []engine.State{engine.Connecting, engine.Closing}; !slices.Equal(got[:min(2, len(got))], want) { // RTN12f
 		t.Errorf("changes %v, want to begin with %v", got, want)
 	}
 	checkChain(t, changes)

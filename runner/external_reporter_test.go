@@ -38,8 +38,11 @@ func TestExternalStaleReportersNeverReachALaterTransport(t *testing.T) {
 						synctest.Wait()
 						tr.rep.Closed(reconnect.Failure{})
 					} else {
-						// Given up while connecting.
+						// Given up while connecting: CLOSING, the transport
+						// goes on (RTN12f) until it fails.
 						s.r.Close()
+						synctest.Wait()
+						tr.rep.Failed(reconnect.Failure{Kind: reconnect.FailureRefused})
 					}
 					synctest.Wait()
 					if n := tr.closes.Load(); n != 1 {
@@ -120,7 +123,9 @@ func TestExternalOpenContextIsOneAndEndsAfterTheStop(t *testing.T) {
 				for i := range 3 {
 					s.r.Connect()
 					synctest.Wait()
-					s.r.Close() // closes the transport mid-run
+					s.r.Close() // CLOSING: the transport goes on (RTN12f)
+					synctest.Wait()
+					s.transport(i).rep.Failed(reconnect.Failure{Kind: reconnect.FailureRefused}) // the runner closes it mid-run: CLOSED
 					synctest.Wait()
 					if n := s.transport(i).closes.Load(); n != 1 {
 						t.Fatalf("transport %d closed %d times, want once", i+1, n)
@@ -242,10 +247,10 @@ func TestExternalInlinePanicsAreRecovered(t *testing.T) {
 		// Transport.Close: counts as closed; the runner goes on.
 		panicClose.Store(true)
 		s.r.Connect()
-		s.r.Close() // closes transport 3 while it connects: its Close panics
+		s.r.Close()   // CLOSING: transport 3 goes on while it connects (RTN12f)
+		s.r.Connect() // a new connection (RTN11b): transport 3 is closed, its Close panics
 		panicClose.Store(false)
 		lastPanic("Transport.Close", 3)
-		s.r.Connect()
 		tr4 := s.transport(3)
 		tr4.rep.Connected()
 		if s.r.State() != engine.Connected || s.r.Active() != runner.Transport(tr4) {

@@ -62,9 +62,11 @@ func TestInlineRunsTheSDKsCodeWithinTheCall(t *testing.T) {
 		if log.last() != engine.Connected || r.Active() != Transport(t1) {
 			t.Fatalf("after Connected: last change to %v, active %v", log.last(), r.Active())
 		}
-		r.NetworkDown()
-		if d.lines()[len(d.lines())-1] != "0 dispose T1" || log.last() != engine.Disconnected {
-			t.Fatalf("after NetworkDown: log %q, last change to %v; want T1 closed and DISCONNECTED delivered", d.lines(), log.last())
+		r.NetworkDown() // DISCONNECTED, then the reconnect at once (RTN20a)
+		lines, states := d.lines(), log.states()
+		if len(lines) < 2 || lines[len(lines)-2] != "0 dispose T1" || lines[len(lines)-1] != "0 open T2 websocket main.realtime.ably.net resume" ||
+			len(states) < 2 || states[len(states)-2] != engine.Disconnected || states[len(states)-1] != engine.Connecting {
+			t.Fatalf("after NetworkDown: log %q, changes %v; want T1 closed, T2 opened, and DISCONNECTED then CONNECTING delivered", lines, states)
 		}
 		if n := goroutinesCreated() - g; n != 0 {
 			t.Fatalf("%d goroutines created by the calls: the runner started some", n)
@@ -158,13 +160,17 @@ func TestAStaleReporterCannotReachTheTransportThatReusesItsSlot(t *testing.T) {
 			r.Connect()
 			synctest.Wait()
 			stale := d.transport(1).report
-			r.NetworkDown() // T1 given up and closed: its slot is released
+			// T1 given up and closed: its slot is released once Close has
+			// returned; the reconnect (RTN20a) opens T2 in the same step,
+			// and network-up restarts that attempt with T3 (RTN20c), which
+			// takes T1's released slot.
+			r.NetworkDown()
 			synctest.Wait()
 			r.NetworkUp()
 			synctest.Wait()
-			t2 := d.transport(2)
+			t2 := d.transport(3)
 			if t2 == nil || t2.report.p != stale.p {
-				t.Fatalf("inline %v: T2 %v does not reuse T1's slot", inline, t2)
+				t.Fatalf("inline %v: T3 %v does not reuse T1's slot", inline, t2)
 			}
 			stale.Viable()
 			stale.Connected()
@@ -176,7 +182,7 @@ func TestAStaleReporterCannotReachTheTransportThatReusesItsSlot(t *testing.T) {
 			t2.report.Connected()
 			synctest.Wait()
 			if r.State() != engine.Connected || r.Active() != Transport(t2) {
-				t.Fatalf("inline %v: state %v, active %v after T2's Connected", inline, r.State(), r.Active())
+				t.Fatalf("inline %v: state %v, active %v after T3's Connected", inline, r.State(), r.Active())
 			}
 			cancel()
 			<-r.Done()

@@ -114,12 +114,12 @@ func TestCallsIntoTheRunnerWithTheSDKsLockHeldNeverDeadlock(t *testing.T) {
 		held(r.Connect)
 		second := sdk.last()
 		held(func() { second.report.Viable(); second.report.Connected() })
-		held(r.NetworkDown) // the active transport is closed
+		held(r.NetworkDown) // the active transport is closed, and the reconnect opens another (RTN20a)
 		if !second.closed {
 			t.Fatal("Close was not called after network-down")
 		}
 		want := []engine.State{engine.Connecting, engine.Connected, engine.Closing, engine.Closed,
-			engine.Connecting, engine.Connected, engine.Disconnected}
+			engine.Connecting, engine.Connected, engine.Disconnected, engine.Connecting}
 		sdk.mu.lock()
 		got := append([]engine.State(nil), sdk.changes...)
 		sdk.mu.unlock()

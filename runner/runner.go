@@ -148,23 +148,30 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	return r, nil
 }
 
-// Connect asks to connect (RTN11): from INITIALIZED, CLOSED or FAILED it
-// starts afresh; from DISCONNECTED or SUSPENDED it connects now.
+// Connect asks to connect (RTN11): from INITIALIZED, CLOSED, FAILED or
+// CLOSING (RTN11b) it starts afresh; from DISCONNECTED or SUSPENDED it
+// connects now.
 func (r *Runner) Connect() { r.post(engine.Event{Kind: engine.EventConnect}) }
 
 // Close asks to close (RTN12): a connected connection goes CLOSING, the
 // runner calls RequestClose on the active transport, and the connection
 // goes CLOSED when the transport reports Closed (or after
-// realtimeRequestTimeout); any other connection goes CLOSED at once. The
-// runner keeps working: Connect connects again. To stop the runner itself,
-// cancel its context.
+// realtimeRequestTimeout); a connecting one goes CLOSING and lets its
+// transports in flight finish, calling RequestClose on the one that
+// connects (RTN12f; CLOSED at once under PolicyWebSocketCheck); an
+// INITIALIZED, DISCONNECTED or SUSPENDED one goes CLOSED at once, and a
+// FAILED one stays FAILED. The runner keeps working: Connect connects
+// again, also while CLOSING (RTN11b). To stop the runner itself, cancel
+// its context.
 func (r *Runner) Close() { r.post(engine.Event{Kind: engine.EventClose}) }
 
 // NetworkUp tells the runner the OS says the network is available (RTN20b,
 // RTN20c).
 func (r *Runner) NetworkUp() { r.post(engine.Event{Kind: engine.EventNetworkUp}) }
 
-// NetworkDown tells the runner the OS says the network is gone (RTN20a).
+// NetworkDown tells the runner the OS says the network is gone (RTN20a):
+// a connected or connecting connection goes DISCONNECTED and reconnects at
+// once, as after a drop.
 func (r *Runner) NetworkDown() { r.post(engine.Event{Kind: engine.EventNetworkDown}) }
 
 // Fatal reports an error no retry can fix (for example from the auth

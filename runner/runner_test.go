@@ -28,11 +28,18 @@ func newTestRunner(t *testing.T, ctx context.Context, cfg engine.Config) (*Runne
 // connectNow connects r and makes its first transport connect.
 func connectNow(t *testing.T, r *Runner, d *memDialer) *memTransport {
 	t.Helper()
+	return connectOn(t, r, d, 1)
+}
+
+// connectOn connects r and makes transport id, the one the connect opens,
+// connect.
+func connectOn(t *testing.T, r *Runner, d *memDialer, id engine.TransportID) *memTransport {
+	t.Helper()
 	r.Connect()
 	synctest.Wait()
-	tr := d.transport(1)
+	tr := d.transport(id)
 	if tr == nil {
-		t.Fatal("no transport opened")
+		t.Fatalf("transport %d not opened", id)
 	}
 	tr.report.Viable()
 	tr.report.Connected()
@@ -87,6 +94,55 @@ func TestCloseWithoutAnswerClosesAfterRealtimeRequestTimeout(t *testing.T) {
 		synctest.Wait()
 		if r.State() != engine.Closed || !tr.closed {
 			t.Fatalf("state %v closed=%v at %v, want CLOSED", r.State(), tr.closed, time.Since(start))
+		}
+	})
+}
+
+// Close while CONNECTING goes CLOSING and lets the transport in flight
+// finish (RTN12f); when it connects, the runner sends CLOSE on it (RTN12a)
+// and the server's CLOSED ends the close. Connect while CLOSING makes a new
+// connection (RTN11b).
+func TestCloseWhileConnectingSendsCloseOnTheTransportThatConnects(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, d, _, rec := newTestRunner(t, t.Context(), engine.AblyConfig())
+		r.Connect()
+		synctest.Wait()
+		tr := d.transport(1)
+		r.Close()
+		synctest.Wait()
+		if r.State() != engine.Closing || tr.closed || tr.closeRq {
+			t.Fatalf("state=%v closed=%v closeRequested=%v, want CLOSING with the transport still in flight", r.State(), tr.closed, tr.closeRq)
+		}
+		tr.report.Viable()
+		tr.report.Connected()
+		synctest.Wait()
+		if !tr.closeRq || r.State() != engine.Closing || r.Active() != Transport(tr) {
+			t.Fatalf("closeRequested=%v state=%v active=%v, want CLOSE sent on the transport that connected, in CLOSING", tr.closeRq, r.State(), r.Active())
+		}
+		tr.report.Closed(reconnect.Failure{})
+		synctest.Wait()
+		if r.State() != engine.Closed || !tr.closed {
+			t.Fatalf("state=%v closed=%v, want CLOSED and the transport closed", r.State(), tr.closed)
+		}
+		for _, c := range rec.all() {
+			if c.To == engine.Connected {
+				t.Fatalf("change %+v: a close while connecting reported CONNECTED", c)
+			}
+		}
+		// Connect while CLOSING (RTN11b): the closing transport is closed,
+		// a new one opens; its late CLOSED changes nothing.
+		old := connectOn(t, r, d, 2)
+		r.Close()
+		synctest.Wait()
+		r.Connect()
+		synctest.Wait()
+		if !old.closed || r.State() != engine.Connecting || d.transport(3) == nil {
+			t.Fatalf("old closed=%v state=%v, want the old transport closed and a new one opening", old.closed, r.State())
+		}
+		old.report.Closed(reconnect.Failure{})
+		synctest.Wait()
+		if r.State() != engine.Connecting {
+			t.Fatalf("state %v after the old transport's CLOSED, want connecting", r.State())
 		}
 	})
 }
@@ -210,15 +266,18 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Many changes while the callback is stuck on the first.
+		// Many changes while the callback is stuck on the first: each
+		// Close while CONNECTING goes CLOSING (RTN12f; the transport in
+		// flight goes on), each Connect while CLOSING starts a new
+		// connection (RTN11b).
 		const n = MaxQueuedChanges + 10
 		for range n {
 			r.Connect()
 			r.Close()
 		}
 		synctest.Wait()
-		if r.State() != engine.Closed {
-			t.Fatalf("state %v, want the loop to have run to CLOSED", r.State())
+		if r.State() != engine.Closing {
+			t.Fatalf("state %v, want the loop to have run to CLOSING", r.State())
 		}
 		close(release)
 		synctest.Wait()
@@ -231,7 +290,7 @@ func TestSlowOnStateChangeNeverBlocksTheLoop(t *testing.T) {
 		}
 		// The queue holds MaxQueuedChanges; one more may already be in the
 		// callback when it fills.
-		if len(got) < MaxQueuedChanges || len(got) > MaxQueuedChanges+1 || got[len(got)-1].To != engine.Closed {
+		if len(got) < MaxQueuedChanges || len(got) > MaxQueuedChanges+1 || got[len(got)-1].To != engine.Closing {
 			t.Fatalf("%d delivered, last %+v", len(got), got[len(got)-1])
 		}
 	})

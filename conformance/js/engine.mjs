@@ -73,7 +73,9 @@ export class Engine {
     const hosts = lib.resolveHosts(opts);
     this.primary = hosts.primary;
     this.fallbacks = hosts.fallbacks;
-    this.maxFallbacks = Math.min(this.cfg.httpMaxRetryCount, this.fallbacks.length);
+    // RTN17j: every fallback host; websocket-check keeps ably-js's cap.
+    this.maxFallbacks =
+      this.cfg.policy === "websocket-check" ? Math.min(this.cfg.httpMaxRetryCount, this.fallbacks.length) : this.fallbacks.length;
     this.draws = draws ?? [];
     this.drawIndex = 0;
     this.state = "initialized";
@@ -383,7 +385,8 @@ export class Engine {
   // ---- connect, close, fatal ------------------------------------------------------
 
   onConnect() {
-    if (["initialized", "closed", "failed"].includes(this.state)) {
+    if (["initialized", "closed", "failed", "closing"].includes(this.state)) {
+      if (this.state === "closing") this.stopEverything(); // RTN11b: a new connection
       this.n = 0;
       this.stateError = null;
       this.everConnected = false;
@@ -404,7 +407,9 @@ export class Engine {
       this.cancelTimer("flap-hold");
       this.setState("closing", "close-requested");
       this.startTimerMs("close", this.cfg.realtimeRequestTimeoutMs);
-    } else if (["initialized", "connecting", "disconnected", "suspended"].includes(this.state)) {
+    } else if (this.state === "connecting") {
+      this.closeWhileConnecting();
+    } else if (["initialized", "disconnected", "suspended"].includes(this.state)) {
       this.stopEverything();
       this.setState("closed", "close-requested");
     }
@@ -451,6 +456,7 @@ export class Engine {
 
   // Block 8.
   activate(t, details = NO_DETAILS) {
+    if (this.state === "closing") return this.activateWhileClosing(t);
     this.cancelTimer(`connect T${t.id}`);
     const old = this.active();
     if (old) this.dispose(old);
@@ -512,12 +518,13 @@ export class Engine {
 
   // Block 10's reconnect part: the rate limit, the reconnect window, or the
   // immediate reconnect.
-  reconnect(f) {
+  reconnect(f, reason = "dropped") {
     if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
-      // Rate limited: block 7 with reason dropped, so SUSPENDED once
-      // connectionStateTtl has passed (websocket-check's RTN17f1 reconnect
-      // in CONNECTING after SUSPENDED), else DISCONNECTED with an RTB1 retry.
-      return this.endAttempt("dropped", f);
+      // Rate limited: block 7 with reason dropped (or network-down), so
+      // SUSPENDED once connectionStateTtl has passed (websocket-check's
+      // RTN17f1 reconnect in CONNECTING after SUSPENDED), else DISCONNECTED
+      // with an RTB1 retry.
+      return this.endAttempt(reason, f);
     }
     this.lastImmediateNs = this.nowNs;
     if (this.cfg.reconnectWindowMs > 0) {
@@ -526,13 +533,13 @@ export class Engine {
       // u ≤ s: the wait is 0, which is the immediate reconnect.
       const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));
       if (retryInNs > 0n) {
-        this.setState("disconnected", "dropped", { retryInNs, error: f });
+        this.setState("disconnected", reason, { retryInNs, error: f });
         this.startTimer("retry", retryInNs);
         this.windowDue = true;
         return;
       }
     }
-    this.setState("disconnected", "dropped", { retryInNs: 0n, error: f });
+    this.setState("disconnected", reason, { retryInNs: 0n, error: f });
     this.startAttempt("reconnect");
   }
 
@@ -551,6 +558,7 @@ export class Engine {
   lost(t, f) {
     const wasPending = t.status === "pending";
     this.dispose(t);
+    if (this.state === "closing") return this.closeIfNothingLeft(); // RTN12f
     if (this.state !== "connecting") return;
     const at = this.attempt;
     if (f) at.lastFailure = f;
@@ -675,16 +683,17 @@ export class Engine {
       this.cancelTimer("retry");
       this.windowDue = false; // SUSPENDED replaces the reconnect window's retry
       this.ttlPassed = true;
-      const error = this.stateError;
+      const error = this.stateError ?? parseFailure("timeout"); // RTN14e: always a reason
       const retryInNs = this.suspendedNs();
       this.setState("suspended", "state-ttl", { retryInNs, error });
       this.startTimer("retry", retryInNs);
     } else if (this.state === "connecting") {
+      const error = this.attempt.lastFailure ?? parseFailure("timeout"); // RTN14e: the attempt's failure
       this.disposeAll();
       this.cancelAttemptTimers();
       this.ttlPassed = true;
       const retryInNs = this.suspendedNs();
-      this.setState("suspended", "state-ttl", { retryInNs });
+      this.setState("suspended", "state-ttl", { retryInNs, error });
       this.startTimer("retry", retryInNs);
     }
   }
@@ -795,17 +804,20 @@ export class Engine {
 
   // ---- network ---------------------------------------------------------------------
 
+  // Block 12 (RTN20a): DISCONNECTED, then the RTN15 reconnect as after a
+  // drop; SUSPENDED in CONNECTING once connectionStateTtl has passed.
   onNetworkDown() {
     const unreachable = parseFailure("unreachable");
     if (this.state === "connected") {
       this.disposeAll();
       this.cancelAttemptTimers();
-      const retryInNs = this.rtb1Ns();
-      this.setState("disconnected", "network-down", { retryInNs, error: unreachable });
-      this.startTimer("retry", retryInNs);
+      this.reconnect(unreachable, "network-down");
       this.startTimerMs("state-ttl", this.stateTtlMs());
     } else if (this.state === "connecting") {
-      this.endAttempt("network-down", unreachable);
+      if (this.ttlPassed) return this.endAttempt("network-down", unreachable);
+      this.disposeAll();
+      this.cancelAttemptTimers();
+      this.reconnect(unreachable, "network-down");
     }
   }
 
@@ -818,6 +830,34 @@ export class Engine {
       this.cancelAttemptTimers();
       this.startAttempt("network-up");
     }
+  }
+
+  // ---- closing outside CONNECTED (RTN12f, RTN11b) ---------------------------------
+
+  // Block 16: close while CONNECTING: CLOSING; the transports in flight go
+  // on (websocket-check disposes them, as ably-js does); CLOSED at once
+  // when none is left.
+  closeWhileConnecting() {
+    if (this.wc) this.disposeAll();
+    for (const t of ALL_TIMERS) this.cancelTimer(t);
+    this.attempt.check = null;
+    this.attempt.slowCheck = 0;
+    this.setState("closing", "close-requested");
+    this.closeIfNothingLeft();
+  }
+
+  closeIfNothingLeft() {
+    if (this.live().length === 0) this.setState("closed", "closed");
+  }
+
+  // A transport of the attempt a close interrupted connects: active, for
+  // the SDK to send CLOSE on it (RTN12a), with the close timer.
+  activateWhileClosing(t) {
+    this.cancelTimer(`connect T${t.id}`);
+    this.emit(`activate T${t.id}`);
+    t.status = "active";
+    this.disposeAll(t);
+    this.startTimerMs("close", this.cfg.realtimeRequestTimeoutMs);
   }
 }
 
@@ -921,6 +961,7 @@ Object.assign(Engine.prototype, {
     this.cancelAttemptTimers();
     this.bgCheck = 0;
     this.attempt = this.newAttempt();
+    this.attempt.lastFailure = f; // SUSPENDED before the renewal's answer carries it (RTN14e)
     this.askRenewal();
   },
   renewBeforeAttempt() {

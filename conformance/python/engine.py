@@ -153,7 +153,10 @@ class Engine:
             primary, fallbacks = c["primaryHost"], list(c["fallbackHosts"])
         self.primary = primary
         self.fallbacks = fallbacks
-        self.n_fallbacks = min(max(int(c["httpMaxRetryCount"]), 0), len(fallbacks))
+        # RTN17j: every fallback host; websocket-check keeps ably-js's cap.
+        self.n_fallbacks = len(fallbacks)
+        if c["policy"] == WC:
+            self.n_fallbacks = min(max(int(c["httpMaxRetryCount"]), 0), len(fallbacks))
         self.max_hosts = 1 + self.n_fallbacks
         self.draws = list(draws)
 
@@ -484,7 +487,9 @@ class Engine:
     # connect, close, fatal
 
     def on_connect(self, _):
-        if self.state in ("initialized", "closed", "failed"):
+        if self.state in ("initialized", "closed", "failed", "closing"):
+            if self.state == "closing":
+                self.stop_everything()  # RTN11b: a new connection
             self.n = 0
             self.error = None
             self.ever_connected = False
@@ -504,7 +509,9 @@ class Engine:
             self.att = Attempt()
             self.set_state("closing", "close-requested")
             self.start_timer("close", self.rrt)
-        elif self.state in ("initialized", "connecting", "disconnected", "suspended"):
+        elif self.state == "connecting":
+            self.close_while_connecting()
+        elif self.state in ("initialized", "disconnected", "suspended"):
             self.stop_everything()
             self.set_state("closed", "close-requested")
 
@@ -551,7 +558,7 @@ class Engine:
         t = self.find(self.tid(words[0])) if words else None
         if t is None or t.status == "active":
             return
-        if self.state not in ("connecting", "connected"):
+        if self.state not in ("connecting", "connected", "closing"):
             return
         if t.status == "opening":
             if not self.viable(t):
@@ -562,6 +569,9 @@ class Engine:
 
     def activate(self, t, details=None):
         """Block 8."""
+        if self.state == "closing":
+            self.activate_while_closing(t)
+            return
         if t.connect_timer:
             t.connect_timer = False
             self.emit(f"cancel connect T{t.id}")
@@ -637,10 +647,10 @@ class Engine:
         self.reconnect(failure)
         self.start_timer("state-ttl", self.state_ttl())
 
-    def reconnect(self, failure):
-        """Block 10's reconnect part."""
+    def reconnect(self, failure, reason="dropped"):
+        """Block 10's reconnect part (reason network-down for RTN20a)."""
         if self.last_immediate is not None and self.now - self.last_immediate < 1000 * MS:
-            self.end_attempt("dropped", failure)
+            self.end_attempt(reason, failure)
             return
         w = self.c["reconnectWindowMs"]
         if w > 0:
@@ -650,12 +660,12 @@ class Engine:
             if u > s:  # u == s reconnects at once too (ENGINE-GUESSES.md)
                 wait = ad.round_half_away(float(ms_ns(w)) * (u - s) / (1.0 - s))
                 self.att = Attempt()
-                self.set_state("disconnected", "dropped", wait, failure)
+                self.set_state("disconnected", reason, wait, failure)
                 self.start_timer("retry", wait)
                 self.window_due = True
                 return
         self.last_immediate = self.now
-        self.set_state("disconnected", "dropped", 0, failure)
+        self.set_state("disconnected", reason, 0, failure)
         self.start_attempt("reconnect")
 
     def count_flap(self):
@@ -678,6 +688,9 @@ class Engine:
         """Block 11: a transport lost that is not active."""
         was_pending = t.status == "pending"
         self.dispose(t)
+        if self.state == "closing":
+            self.close_if_nothing_left()  # RTN12f
+            return
         if self.state != "connecting":
             return
         att = self.att
@@ -769,18 +782,20 @@ class Engine:
             self.cancel_timer("retry")
             self.window_due = False  # the reconnect window's retry timer is gone
             self.ttl_passed = True
-            error = self.error
+            error = self.error if self.error is not None else TIMEOUT  # RTN14e: always a reason
             wait = self.retry_in_suspended()
             self.set_state("suspended", "state-ttl", wait, error)
             self.start_timer("retry", wait)
         elif self.state == "connecting":
+            # RTN14e: the attempt's last transport failure, or a timeout
+            error = self.att.last_failure if self.att.last_failure is not None else TIMEOUT
             self.dispose_all()
             self.cancel_attempt_timers()
             self.att = Attempt()
             self.bg_check = None
             self.ttl_passed = True
             wait = self.retry_in_suspended()
-            self.set_state("suspended", "state-ttl", wait)
+            self.set_state("suspended", "state-ttl", wait, error)
             self.start_timer("retry", wait)
 
     def walk_stopped(self):
@@ -941,12 +956,19 @@ class Engine:
             self.start_attempt("network-up", change=False)
 
     def on_network_down(self, _):
+        """Block 12 (RTN20a): DISCONNECTED, then the RTN15 reconnect as after a
+        drop; SUSPENDED in CONNECTING once connectionStateTtl has passed."""
         if self.state not in ("connected", "connecting"):
             return
         was_connected = self.state == "connected"
         self.dispose_all()
         self.cancel_attempt_timers()
-        self.end_attempt("network-down", UNREACHABLE)
+        if not was_connected and self.ttl_passed:
+            self.end_attempt("network-down", UNREACHABLE)
+            return
+        self.bg_check = None
+        self.att = Attempt()
+        self.reconnect(UNREACHABLE, "network-down")
         if was_connected:
             self.start_timer("state-ttl", self.state_ttl())
 
@@ -1037,6 +1059,7 @@ class Engine:
         self.dispose_all()
         self.cancel_attempt_timers()
         self.att = Attempt()
+        self.att.last_failure = failure  # SUSPENDED before the renewal's answer carries it (RTN14e)
         self.bg_check = None
         self.ask_renewal()
 
@@ -1084,6 +1107,35 @@ class Engine:
             self.set_state("failed", "fatal", error=failure)
             return
         self.end_attempt("connect-failed", failure, forget_on_fail=True)
+
+
+    # closing outside CONNECTED (RTN12f, RTN11b)
+
+    def close_while_connecting(self):
+        """Block 16: CLOSING; the transports in flight go on (websocket-check
+        disposes them, as ably-js does); CLOSED at once when none is left."""
+        if self.policy == WC:
+            self.dispose_all()
+        for kind in ALL_TIMERS:
+            self.cancel_timer(kind)
+        self.att.check = None
+        self.set_state("closing", "close-requested")
+        self.close_if_nothing_left()
+
+    def close_if_nothing_left(self):
+        if not self.transports:
+            self.set_state("closed", "closed")
+
+    def activate_while_closing(self, t):
+        """A transport of the attempt a close interrupted connects: active, for
+        the SDK to send CLOSE on it (RTN12a), with the close timer."""
+        if t.connect_timer:
+            t.connect_timer = False
+            self.emit(f"cancel connect T{t.id}")
+        t.status = "active"
+        self.emit(f"activate T{t.id}")
+        self.dispose_all(keep=t)
+        self.start_timer("close", self.rrt)
 
 
 class Details:

@@ -181,6 +181,20 @@ func ParseFailure(s string) (reconnect.Failure, error) {
 }
 
 func (r *renderer) event(s string) (engine.Event, error) {
+	return ParseEvent(s, func(name string) engine.TimerID {
+		id, ok := r.timers[name]
+		if !ok {
+			id = 1 << 40 // a timer the engine never started
+		}
+		delete(r.timers, r.names[id])
+		return id
+	})
+}
+
+// ParseEvent reads one event of the scenario grammar (fixtures/README.md).
+// timer resolves a timer's name ("retry", "connect T1") to the engine's ID
+// of that live timer, or to an ID the engine never gave when none is live.
+func ParseEvent(s string, timer func(name string) engine.TimerID) (engine.Event, error) {
 	f := strings.Fields(s)
 	if len(f) == 0 {
 		return engine.Event{}, fmt.Errorf("empty event")
@@ -202,12 +216,7 @@ func (r *renderer) event(s string) (engine.Event, error) {
 		}
 		return engine.Event{Kind: k, Check: engine.CheckID(n), Up: f[2] == "up"}, nil
 	case "timer":
-		id, ok := r.timers[strings.Join(f[1:], " ")]
-		if !ok {
-			id = 1 << 40 // a timer the engine never started
-		}
-		delete(r.timers, r.names[id])
-		return engine.Event{Kind: engine.EventTimerFired, Timer: id}, nil
+		return engine.Event{Kind: engine.EventTimerFired, Timer: timer(strings.Join(f[1:], " "))}, nil
 	case "fatal":
 		if len(f) != 2 {
 			return engine.Event{}, fmt.Errorf("bad event %q", s)

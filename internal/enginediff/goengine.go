@@ -14,6 +14,7 @@ import (
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
+	"github.com/reconnect-go/reconnect/internal/conform"
 )
 
 // epoch is atMs 0 of every timeline (fixtures/scenarios.json's clock).
@@ -96,6 +97,7 @@ func EngineConfig(c Config, src reconnect.Source) (engine.Config, error) {
 	cfg.ReconnectWindow = time.Duration(c.ReconnectWindowMs) * time.Millisecond
 	cfg.ImmediateShare = c.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = c.RetrySpread, c.SuspendedSpread
+	cfg.CanRenewToken = c.CanRenewToken
 	if err := cfg.Preference.UnmarshalText([]byte(c.Preference)); err != nil {
 		return cfg, err
 	}
@@ -177,59 +179,16 @@ func (g *goEngine) step(st Step) (acts []string, err error) {
 	return acts, nil
 }
 
-// event parses an event of the scenario grammar.
+// event parses an event of the scenario grammar; a timer's name is looked
+// up among the live timers this side keeps.
 func (g *goEngine) event(s string) (engine.Event, error) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return engine.Event{}, fmt.Errorf("empty event")
-	}
-	switch f[0] {
-	case "connect":
-		return engine.Event{Kind: engine.EventConnect}, nil
-	case "close":
-		return engine.Event{Kind: engine.EventClose}, nil
-	case "network-up":
-		return engine.Event{Kind: engine.EventNetworkUp}, nil
-	case "network-down":
-		return engine.Event{Kind: engine.EventNetworkDown}, nil
-	case "fatal":
-		if len(f) != 2 {
-			return engine.Event{}, fmt.Errorf("bad event %q", s)
-		}
-		fl, err := parseFailure(f[1])
-		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
-	case "connectivity", "websocket-check":
-		if len(f) != 3 || (f[2] != "up" && f[2] != "down") {
-			return engine.Event{}, fmt.Errorf("bad event %q", s)
-		}
-		n, err := idOf(f[1], "C")
-		k := engine.EventConnectivity
-		if f[0] == "websocket-check" {
-			k = engine.EventWebSocketCheck
-		}
-		return engine.Event{Kind: k, Check: engine.CheckID(n), Up: f[2] == "up"}, err
-	case "timer":
-		name := strings.Join(f[1:], " ")
-		id := engine.TimerID(1 << 40) // a timer the engine never started
+	return conform.ParseEvent(s, func(name string) engine.TimerID {
 		if t, ok := g.timers[name]; ok {
-			id = t.id
 			delete(g.timers, name)
+			return t.id
 		}
-		return engine.Event{Kind: engine.EventTimerFired, Timer: id}, nil
-	case "viable", "connected", "failed", "closed":
-		kinds := map[string]engine.EventKind{"viable": engine.EventTransportViable, "connected": engine.EventTransportConnected,
-			"failed": engine.EventTransportFailed, "closed": engine.EventTransportClosed}
-		if len(f) < 2 || len(f) > 3 {
-			return engine.Event{}, fmt.Errorf("bad event %q", s)
-		}
-		n, err := idOf(f[1], "T")
-		ev := engine.Event{Kind: kinds[f[0]], Transport: engine.TransportID(n)}
-		if err == nil && len(f) == 3 {
-			ev.Failure, err = parseFailure(f[2])
-		}
-		return ev, err
-	}
-	return engine.Event{}, fmt.Errorf("unknown event %q", s)
+		return 1 << 40 // a timer the engine never started
+	})
 }
 
 func idOf(s, prefix string) (uint64, error) {
@@ -239,29 +198,6 @@ func idOf(s, prefix string) (uint64, error) {
 		return 0, fmt.Errorf("bad ID %q", s)
 	}
 	return n, nil
-}
-
-// parseFailure reads "<kind>[:<status>[:<server>]]".
-func parseFailure(s string) (reconnect.Failure, error) {
-	parts := strings.SplitN(s, ":", 3)
-	for k := reconnect.FailureNone; k <= reconnect.FailureToken; k++ {
-		if k.String() != parts[0] {
-			continue
-		}
-		f := reconnect.Failure{Kind: k}
-		if len(parts) > 1 {
-			n, err := strconv.Atoi(parts[1])
-			if err != nil {
-				return f, fmt.Errorf("bad status in %q", s)
-			}
-			f.Status = n
-		}
-		if len(parts) > 2 {
-			f.Server = parts[2]
-		}
-		return f, nil
-	}
-	return reconnect.Failure{}, fmt.Errorf("unknown failure kind %q", parts[0])
 }
 
 // msText writes a duration as milliseconds with at most six decimals.

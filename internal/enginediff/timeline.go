@@ -51,6 +51,7 @@ type Config struct {
 	ImmediateShare       float64 `json:"immediateShare,omitempty"`
 	RetrySpread          float64 `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64 `json:"suspendedSpread,omitempty"`
+	CanRenewToken        bool    `json:"canRenewToken,omitempty"`
 }
 
 // configJSON is Config as JSON writes it: fallbackHosts is present (even
@@ -69,6 +70,7 @@ type configJSON struct {
 	ImmediateShare       float64   `json:"immediateShare,omitempty"`
 	RetrySpread          float64   `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
+	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
 }
 
 // MarshalJSON writes the set knobs only.
