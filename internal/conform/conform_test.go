@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -17,14 +18,28 @@ import (
 
 // TestMain turns the test binary into a misbehaving adapter when
 // CONFORM_FAKE names a behaviour, so the harness can be tested against real
-// child processes.
+// child processes. Otherwise it runs the tests, with at least
+// minParallel parallel tests at once unless -parallel says otherwise: the
+// parallel tests are the ones that start processes, and some of them
+// mostly wait (for a hung adapter's limit, for an interrupt).
 func TestMain(m *testing.M) {
 	if b := os.Getenv("CONFORM_FAKE"); b != "" {
 		fakeAdapter(b)
 		os.Exit(0)
 	}
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if p := flag.Lookup("test.parallel"); !given && p != nil {
+		if n, err := strconv.Atoi(p.Value.String()); err == nil && n < minParallel {
+			_ = p.Value.Set(strconv.Itoa(minParallel))
+		}
+	}
 	os.Exit(m.Run())
 }
+
+// minParallel is how many parallel tests run at once by default.
+const minParallel = 8
 
 func suite(t testing.TB) Suite {
 	t.Helper()

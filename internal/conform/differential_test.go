@@ -105,6 +105,44 @@ func (r *reference) ask(req Request) (Response, []byte, error) {
 	return r.send(req)
 }
 
+// refAnswer is one answer of a reference: the line and what it decodes to.
+type refAnswer struct {
+	resp Response
+	line []byte
+}
+
+// askAll sends every request, written from a goroutine ahead of the
+// answers, and reads the answers in order: the same lines as asking one
+// by one, without a wake-up of the reference per request.
+func (r *reference) askAll(reqs []Request) ([]refAnswer, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	written := make(chan error, 1)
+	go func() {
+		bw := bufio.NewWriterSize(r.in, 64<<10)
+		enc := json.NewEncoder(bw)
+		for _, req := range reqs {
+			if err := enc.Encode(req); err != nil {
+				written <- err
+				return
+			}
+		}
+		written <- bw.Flush()
+	}()
+	out := make([]refAnswer, len(reqs))
+	for i := range reqs {
+		line, err := r.out.ReadBytes('\n')
+		if err != nil {
+			return nil, err
+		}
+		out[i].line = line
+		if err := json.Unmarshal(line, &out[i].resp); err != nil {
+			return nil, err
+		}
+	}
+	return out, <-written
+}
+
 // differ compares ref's answer to req with the Go self adapter's, by the
 // harness's own rules (the Go answer as the expectation; for an error, the
 // field it names). A reference that does not implement req's area is not
@@ -113,6 +151,16 @@ func differ(t testing.TB, ref *reference, req Request) string {
 	if !slices.Contains(ref.implements, req.Area) {
 		return ""
 	}
+	resp, line, err := ref.ask(req)
+	if err != nil {
+		t.Fatalf("%s reference: %v", ref.name, err)
+	}
+	return differAnswer(t, ref, req, resp, line)
+}
+
+// differAnswer compares ref's answer to req, resp decoded from line, with
+// the Go self adapter's (see differ).
+func differAnswer(t testing.TB, ref *reference, req Request, resp Response, line []byte) string {
 	goResp := Self{}.Handle(req)
 	// Round-trip through JSON, as the harness would see it.
 	b, _ := json.Marshal(sanitize(goResp.Result))
@@ -120,10 +168,6 @@ func differ(t testing.TB, ref *reference, req Request) string {
 	_ = json.Unmarshal(b, &expected)
 	if goResp.Error != nil {
 		expected = map[string]any{"error": map[string]any{"field": goResp.Error.Field}}
-	}
-	resp, line, err := ref.ask(req)
-	if err != nil {
-		t.Fatalf("%s reference: %v", ref.name, err)
 	}
 	// The exact nanoseconds are expected as the harness expects them: all
 	// of them from an adapter that declared exactNs, else those it answers.
@@ -343,15 +387,15 @@ var prefEventNames = []string{"connected", "websocket-unstable", "attempt-failed
 // and requires the same answers from all three (each asked for the areas
 // its hello implements).
 func TestDifferentialGoJSAndPython(t *testing.T) {
+	t.Parallel()
 	refs := []*reference{startRef(t, "js"), startRef(t, "python")}
 	n := 20000
 	if testing.Short() {
 		n = 2000
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	bad := 0
 	accepted, rejected := 0, 0
-	asked := map[string]int{}
+	reqs := make([]Request, n)
 	for i := range n {
 		req := randRequest(r, i)
 		if req.Function == "resolveHosts" {
@@ -361,11 +405,34 @@ func TestDifferentialGoJSAndPython(t *testing.T) {
 				rejected++
 			}
 		}
-		for _, ref := range refs {
+		reqs[i] = req
+	}
+	// Each reference is asked every request of the areas it implements,
+	// the two at once, each answer compared as differ compares it.
+	asked := map[string]int{}
+	mine := make([][]Request, len(refs))
+	for k, ref := range refs {
+		for _, req := range reqs {
 			if slices.Contains(ref.implements, req.Area) {
 				asked[ref.name+" "+req.Function]++
+				mine[k] = append(mine[k], req)
 			}
-			if d := differ(t, ref, req); d != "" {
+		}
+	}
+	answers := make([][]refAnswer, len(refs))
+	errs := make([]error, len(refs))
+	var wg sync.WaitGroup
+	for k, ref := range refs {
+		wg.Go(func() { answers[k], errs[k] = ref.askAll(mine[k]) })
+	}
+	wg.Wait()
+	bad := 0
+	for k, ref := range refs {
+		if errs[k] != nil {
+			t.Fatalf("%s reference: %v", ref.name, errs[k])
+		}
+		for i, req := range mine[k] {
+			if d := differAnswer(t, ref, req, answers[k][i].resp, answers[k][i].line); d != "" {
 				t.Error(d)
 				if bad++; bad > 20 {
 					t.Fatal("too many differences")

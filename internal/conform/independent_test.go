@@ -203,11 +203,12 @@ type independentResult struct {
 // as an escape with the scenario that would catch it (then it is reported
 // until two cases catch it). A wrong engine runs as engine.mjs next to an
 // unmodified adapter.mjs.
-// It spawns Node.js once per mutant, so -short skips it. Set
+// It runs hundreds of adapters (see runWrongAdapters), so -short skips it. Set
 // INDEPENDENT_REPORT to a file name to get every mutant's failing case ids
 // as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
 // only those.
 func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
+	t.Parallel()
 	node := mutantRunner(t)
 	src, ms := loadIndependent(t)
 	if only := os.Getenv("INDEPENDENT_AREAS"); only != "" {
@@ -234,7 +235,8 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	}
 	start := time.Now()
 	results := make([]independentResult, len(ran))
-	for i, run := range runWrongAdapters(t, node, adapters) {
+	control := wrongAdapter{name: "reference", files: map[string]string{"adapter.mjs": src.adapter, "engine.mjs": src.engine}, main: "adapter.mjs", suite: s}
+	for i, run := range runWrongAdapters(t, node, control, adapters) {
 		m := ran[i]
 		results[i] = independentResult{Name: m.Name, Area: m.Area, Failed: run.failed, Cases: run.cases, Broken: run.broken,
 			equiv: m.Equivalent, single: m.SingleInput, escape: m.Escape}

@@ -86,6 +86,7 @@ var (
 )
 
 func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many adapter processes; runs without -short")
 	}
@@ -107,7 +108,8 @@ func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
 		{"crash", roomy, 0, "no answer to case rtb1"},
 		{"deadline", Options{Startup: 60 * time.Second, Timeout: 30 * time.Second, Deadline: 3 * time.Second}, 3 * time.Second, "the whole-run deadline passed (3s)"},
 	}
-	// Every run mostly waits: run them all at once, beyond -test.parallel.
+	// Every run mostly waits: run them all at once (24 runs, each of a
+	// few processes), beyond -test.parallel.
 	type outcome struct {
 		name string
 		rep  Report
@@ -115,7 +117,7 @@ func TestHostileAdaptersEndWithinTheirLimitAndLeaveNoProcess(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	results := make(chan outcome, 64)
-	sem := make(chan struct{}, 8)
+	sem := make(chan struct{}, 24)
 	for name, argv := range launchers(t) {
 		for _, c := range cases {
 			wg.Add(1)
@@ -176,6 +178,7 @@ type tb interface {
 }
 
 func TestAdapterStartedWithGoRunIsStoppedWithItsChildren(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
@@ -207,6 +210,7 @@ func TestAdapterStartedWithGoRunIsStoppedWithItsChildren(t *testing.T) {
 }
 
 func TestInterruptStopsTheAdapterAndKeepsThePartialReport(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts many adapter processes; runs without -short")
 	}

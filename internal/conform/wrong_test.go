@@ -68,6 +68,7 @@ func oneLineChange(a, b string) bool {
 // the harness: each must fail at least two cases, so that no documented
 // decision is pinned by a single case.
 func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
+	t.Parallel()
 	node := mutantRunner(t)
 	src, mutants := loadMutants(t)
 	if len(mutants) < 25 {
@@ -90,7 +91,8 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 		adapters = append(adapters, wrongAdapter{name: m.Name, files: map[string]string{"adapter.mjs": mutated}, main: "adapter.mjs",
 			suite: s, only: sectionAreas(src, m.From)})
 	}
-	for i, r := range runWrongAdapters(t, node, adapters) {
+	control := wrongAdapter{name: "reference", files: map[string]string{"adapter.mjs": src}, main: "adapter.mjs", suite: s}
+	for i, r := range runWrongAdapters(t, node, control, adapters) {
 		m := ran[i]
 		t.Logf("%-28s caught by %4d cases  (%s)", m.Name, r.failed, m.Decision)
 		if r.broken != "" {
@@ -116,16 +118,35 @@ type wrongAdapter struct {
 // wrongRun is what the harness said of one wrong adapter.
 type wrongRun struct {
 	failed int
+	ran    int      // the cases answered, passed or failed
 	cases  []string // the ids of the cases it failed
 	broken string   // why the run broke, if it did
 }
 
+// wrongHosts is how many adapter hosts run wrong adapters at once: each
+// mostly computes, with a moment of waiting between runs.
+const wrongHosts = 4
+
+// wrongWindow is how many requests the harness writes ahead of the answers
+// to a wrong adapter (see Options.window).
+const wrongWindow = 256
+
 // runWrongAdapters writes every wrong adapter into a directory of its own,
 // named after it (so an adapter finds only the files it lists beside it),
-// then runs each under the harness with node, four at a time. Run i is
-// adapter i's.
-func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wrongRun {
+// then runs each under the harness, in a worker of one of wrongHosts
+// Node.js adapter hosts (see adapterHost), with the requests written ahead
+// of the answers. Run i is adapter i's. A run that answers no case is an
+// error: it would prove nothing. The control, the unchanged reference,
+// runs the same way first and must pass every case it answers: a case that
+// fails a wrong adapter then fails it for its change.
+func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters []wrongAdapter) []wrongRun {
 	t.Helper()
+	for _, a := range adapters {
+		if a.name == control.name {
+			t.Fatalf("a wrong adapter is named %q, the control's name", a.name)
+		}
+	}
+	adapters = append([]wrongAdapter{control}, adapters...)
 	dir := t.TempDir()
 	mains := make([]string, len(adapters))
 	for i, a := range adapters {
@@ -141,28 +162,41 @@ func runWrongAdapters(t *testing.T, node string, adapters []wrongAdapter) []wron
 		mains[i] = filepath.Join(sub, a.main)
 	}
 	runs := make([]wrongRun, len(adapters))
-	sem := make(chan struct{}, 4)
+	next := make(chan int)
 	var wg sync.WaitGroup
-	for i, a := range adapters {
+	for range min(wrongHosts, len(adapters)) {
+		host := startAdapterHost(t, node)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			rep, err := RunCommand(context.Background(), a.suite, []string{node, mains[i]}, Options{Only: a.only, Timeout: 60 * time.Second})
-			if err != nil {
-				runs[i] = wrongRun{broken: err.Error()}
-				return
+			for i := range next {
+				a := adapters[i]
+				rep, err := host.run(context.Background(), a.suite, mains[i], Options{Only: a.only, Timeout: 60 * time.Second, window: wrongWindow})
+				if err != nil {
+					runs[i] = wrongRun{broken: err.Error()}
+					continue
+				}
+				r := wrongRun{failed: rep.Failed, ran: rep.Passed + rep.Failed, broken: rep.Broken}
+				if r.ran == 0 && r.broken == "" {
+					r.broken = "no case ran"
+				}
+				for _, f := range rep.Failures {
+					r.cases = append(r.cases, f.ID)
+				}
+				runs[i] = r
 			}
-			r := wrongRun{failed: rep.Failed, broken: rep.Broken}
-			for _, f := range rep.Failures {
-				r.cases = append(r.cases, f.ID)
-			}
-			runs[i] = r
 		}()
 	}
+	for i := range adapters {
+		next <- i
+	}
+	close(next)
 	wg.Wait()
-	return runs
+	if c := runs[0]; c.broken != "" || c.failed != 0 {
+		t.Fatalf("the control, the unchanged reference, failed %d cases %s; broken: %q", c.failed, firstCases(c.cases), c.broken)
+	}
+	t.Logf("the control, the unchanged reference, passed its %d cases", runs[0].ran)
+	return runs[1:]
 }
 
 // sectionAreas names the areas whose cases can see a change of the
@@ -190,7 +224,7 @@ func sectionAreas(src, from string) []string {
 }
 
 // mutantRunner returns the path of node for a test that runs wrong
-// adapters, or skips it: under -short (one process per adapter) and under
+// adapters, or skips it: under -short (hundreds of adapter runs) and under
 // the race detector (it checks the fixtures' power, not concurrency; the
 // harness it drives runs under the race detector in the other tests). A
 // missing node skips it too, except in CI, where it fails: a run of no
@@ -198,7 +232,7 @@ func sectionAreas(src, from string) []string {
 func mutantRunner(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("starts one adapter process per wrong adapter; runs without -short")
+		t.Skip("runs hundreds of wrong adapters under Node.js; runs without -short")
 	}
 	if raceDetector {
 		t.Skip("checks the fixtures; skipped under the race detector to keep CI short")
