@@ -667,10 +667,10 @@ export class Engine {
       this.setState("suspended", "state-ttl", { retryInNs, error });
       this.startTimer("retry", retryInNs);
     } else if (this.state === "connecting") {
-      this.bgCheck = 0; // the attempt ends at connectionStateTtl
       this.disposeAll();
       this.cancelAttemptTimers();
       this.ttlPassed = true;
+      this.bgCheck = 0; // the attempt ends at connectionStateTtl
       const retryInNs = this.suspendedNs();
       this.setState("suspended", "state-ttl", { retryInNs });
       this.startTimer("retry", retryInNs);
