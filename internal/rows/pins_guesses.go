@@ -11,12 +11,12 @@ var guessPins = map[string][]string{
 		"host-order-draws-outside-the-unit-interval-are-clamped", "host-order-draw-above-one-is-clamped-websocket-only"},
 	"WF-START-ws-1":                       {"flapping-hold-over-at-exactly-its-end", "flapping-hold-over-network-up-at-its-end"},
 	"WH-CONNECTING-connected-http-hold-3": {"flapping-hold-over-at-exactly-its-end"},
+	"WH-CONNECTED-timer-flap-hold-1":      {"flapping-hold-over-at-exactly-its-end"},
 	"WC-CONNECTING-lost-pending-503-waits-7": {"storm-safe-reconnect-window-after-state-ttl-waits-in-disconnected",
 		"storm-safe-reconnect-window-after-state-ttl-draws-its-wait"},
 	"ALL-ANY-check-id-1": {"preference-background-check-counts-after-fatal", "preference-background-check-counts-after-fatal-websocket-check",
 		"preference-background-check-ends-at-network-down-while-connected", "preference-background-check-ends-at-network-down-while-connected-websocket-check"},
-	"ALL-CONNECTED-network-down-1":            {"preference-background-check-ends-at-network-down-while-connected"},
-	"WC-CONNECTING-timer-websocket-give-up-1": {"websocket-check-give-up-during-the-redirect-check-opens-http-on-the-primary"},
+	"ALL-CONNECTED-network-down-1": {"preference-background-check-ends-at-network-down-while-connected"},
 }
 
 func init() { addPins(guessPins) }
