@@ -825,6 +825,7 @@ export class Engine {
       this.startTimerMs("state-ttl", this.stateTtlMs());
     } else if (this.state === "connecting") {
       if (this.ttlPassed) return this.endAttempt("network-down", unreachable);
+      this.bgCheck = 0; // the attempt ends: its background check ends with it
       this.disposeAll();
       this.cancelAttemptTimers();
       this.reconnect(unreachable, "network-down");

@@ -16,7 +16,14 @@ var guessPins = map[string][]string{
 		"storm-safe-reconnect-window-after-state-ttl-draws-its-wait"},
 	"ALL-ANY-check-id-1": {"preference-background-check-counts-after-fatal", "preference-background-check-counts-after-fatal-websocket-check",
 		"preference-background-check-ends-at-network-down-while-connected", "preference-background-check-ends-at-network-down-while-connected-websocket-check"},
-	"ALL-CONNECTED-network-down-1": {"preference-background-check-ends-at-network-down-while-connected"},
+	"SS-CONNECTED-network-down-window-3": {"preference-background-check-ends-at-network-down-while-connected",
+		"preference-background-check-ends-at-network-down-while-connected-websocket-check"},
+	"ALL-CONNECTED-network-down-2":               {"flapping-hold-over-network-up-at-its-end"},
+	"ALL-CONNECTING-network-down-rate-limited-3": {"flapping-hold-over-network-up-at-its-end"},
+	"WH-START-flap-hold-1":                       {"flapping-hold-over-network-up-at-its-end"},
+	"ALL-DISCONNECTED-network-up-1":              {"flapping-hold-over-network-up-at-its-end"},
+	"ALL-CONNECTING-timer-state-ttl-2": {"storm-safe-reconnect-window-after-state-ttl-waits-in-disconnected",
+		"storm-safe-reconnect-window-after-state-ttl-draws-its-wait"},
 }
 
 func init() { addPins(guessPins) }
