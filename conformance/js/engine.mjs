@@ -51,14 +51,15 @@ const msText = (ns) => {
 const nsOfMs = (ms) => BigInt(Math.round(ms * 1e6));
 
 // A failure `<kind>[:<status>[:<server>]]`, kept as the grammar writes it:
-// the status only for http-status and disconnected, the server only for
+// the status only for http-status and disconnected (0 when the event has
+// none: `disconnected` is `disconnected:0`), the server only for
 // http-status.
 function parseFailure(text) {
   if (!text) return null;
   const [kind, status, ...rest] = text.split(":");
   const f = { kind, status: status === undefined ? 0 : Number(status), server: rest.join(":") };
   if (kind === "http-status") f.text = [kind, status, rest.length ? rest.join(":") : undefined].filter((x) => x !== undefined).join(":");
-  else if (kind === "disconnected" && status !== undefined) f.text = `${kind}:${status}`;
+  else if (kind === "disconnected") f.text = `${kind}:${f.status}`;
   else f.text = kind;
   return f;
 }
@@ -258,6 +259,7 @@ export class Engine {
   // Block 7: the attempt ends DISCONNECTED (or SUSPENDED once
   // connectionStateTtl has passed), with the retry timer.
   endAttempt(reason, error) {
+    this.bgCheck = 0; // the background websocket check ends with its attempt
     this.disposeAll();
     this.cancelAttemptTimers();
     if (reason === "connect-failed" && this.attempt.startedOnPreference) this.preference = null;
@@ -270,6 +272,7 @@ export class Engine {
   // Block 6: an attempt starts (the START rows).
   startAttempt(reason) {
     if (this.state !== "connecting") this.setState("connecting", reason);
+    this.bgCheck = 0; // an earlier attempt's background websocket check ends
     this.attempt = this.newAttempt();
     this.windowDue = false;
     if (this.renewFirst) return this.renewBeforeAttempt();
@@ -279,6 +282,9 @@ export class Engine {
     if (this.wc && this.cfg.webSocket) {
       if (redirect) {
         this.startWatchTimers();
+        // The RTN17f1 check is the websocket walk's first fallback check:
+        // a failed websocket check ends it with nothing, as any other.
+        this.attempt.flowKind = "websocket";
         this.askConnectivity("redirect");
       } else if (this.rememberedHttp()) {
         this.startOnRememberedHttp();
@@ -490,6 +496,7 @@ export class Engine {
     if (!t) return;
     if (f && f.kind === "token" && (this.state === "connecting" || (this.state === "connected" && t.status === "active"))) return this.onTokenError(t, f);
     if (t.status === "active") {
+      this.bgCheck = 0; // a drop of the active transport ends the background check
       if (this.state === "closing") {
         this.disposeAll();
         this.cancelAttemptTimers();
@@ -563,6 +570,7 @@ export class Engine {
     const at = this.attempt;
     if (f) at.lastFailure = f;
     if (this.wc && wasPending) {
+      this.bgCheck = 0; // the attempt ends (RTN17f1 or DISCONNECTED)
       this.disposeAll();
       if (is50x(f) && this.maxFallbacks > 0) {
         this.cancelAttemptTimers();
@@ -692,6 +700,7 @@ export class Engine {
       this.disposeAll();
       this.cancelAttemptTimers();
       this.ttlPassed = true;
+      this.bgCheck = 0; // the attempt ends at connectionStateTtl
       const retryInNs = this.suspendedNs();
       this.setState("suspended", "state-ttl", { retryInNs, error });
       this.startTimer("retry", retryInNs);
@@ -809,12 +818,14 @@ export class Engine {
   onNetworkDown() {
     const unreachable = parseFailure("unreachable");
     if (this.state === "connected") {
+      this.bgCheck = 0; // the connection is lost: the background check ends
       this.disposeAll();
       this.cancelAttemptTimers();
       this.reconnect(unreachable, "network-down");
       this.startTimerMs("state-ttl", this.stateTtlMs());
     } else if (this.state === "connecting") {
       if (this.ttlPassed) return this.endAttempt("network-down", unreachable);
+      this.bgCheck = 0; // the attempt ends: its background check ends with it
       this.disposeAll();
       this.cancelAttemptTimers();
       this.reconnect(unreachable, "network-down");

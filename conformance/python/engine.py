@@ -398,6 +398,9 @@ class Engine:
             if redirect:
                 self.start_timer("websocket-slow", self.slow)
                 self.start_timer("websocket-give-up", self.give_up)
+                # The RTN17f1 check is the websocket walk's first fallback
+                # check: a failed websocket check ends it with nothing.
+                self.att.flow_kind = "websocket"
                 self.ask_check("redirect")
             elif self.http and self.pref_in_force("http"):
                 self.att.started_on = "http"
@@ -803,7 +806,7 @@ class Engine:
         tries no other host and no fallback check is acted on."""
         att = self.att
         return (self.policy == WC and att.flow_kind == "websocket" and att.ws_check == "failed"
-                and att.check is not None and att.check[1] == "fallback")
+                and att.check is not None)
 
     def timer_connectivity_check(self):
         if self.state != "connecting" or self.att.check is None:
@@ -924,6 +927,7 @@ class Engine:
                         self.cancel_timer("connectivity-check")
                     att.flow_started = False
                     att.first_index = 0
+                    att.order = None  # the websocket walk draws its own host order
                     self.start_ws_walk(0)
                 return
             if self.ws and self.pending() is None and self.active() is None:

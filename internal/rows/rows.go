@@ -420,7 +420,7 @@ var All = []Row{
 		"ably-js 2.28.0", pins("websocket-check-walk-failed-before-the-slow-point"),
 		"cancel slow-check", any_, "state connecting disconnected connectivity-down retryIn=<retryIn> …", retryTimer),
 	row("WC-CONNECTING-connectivity-after-failed-check-3", "checks", wcP, "connecting", "connectivity C<n> up / connectivity C<n> down",
-		"a fallback check of the websocket walk answers, up or down, after the walk's websocket check failed: the walk tries no other host and the attempt does not end (its timer firing does nothing either); the give-up timer decides",
+		"a fallback check of the websocket walk (the RTN17f1 check of an attempt after a redirect included) answers, up or down, after a websocket check of the attempt failed: the walk tries no other host and the attempt does not end (its timer firing does nothing either); the give-up timer decides, switching to HTTP on the primary",
 		"ably-js 2.28.0", pins("websocket-check-two-checks-answered-in-order", "websocket-check-fallback-check-down-after-a-failed-check"),
 		"cancel connectivity-check"),
 	row("ALL-ANY-connectivity-stale-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down",
@@ -453,7 +453,7 @@ var All = []Row{
 	row("ALL-ANY-websocket-check-stale-1", "checks", allP, "initialized|connected|disconnected|suspended|closing|closed|failed", "websocket-check C<n> up / websocket-check C<n> down",
 		"no websocket check in flight: ignored", "decision: stale events", pins("websocket-check-ably-js-blackholed-websocket", "websocket-check-suspended-mid-attempt", "websocket-check-walk-failed-before-the-slow-point")),
 	row("ALL-ANY-check-id-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down / websocket-check C<n> up / websocket-check C<n> down",
-		"the answer names a check that is not in flight — its attempt ended, its timer fired, it was answered already or a newer check replaced it — or names C0: ignored under every policy. One exception: the background websocket check of a remembered HTTP stays in flight after CONNECTED, close and fatal (its up then only forgets the remembered transport, so the next attempt starts as the policy would); it ends when the next attempt starts, when an attempt ends, and when the active transport drops. Checks are numbered C1, C2, … in the order asked, connectivity and websocket checks together; answers may come in any order",
+		"the answer names a check that is not in flight — its attempt ended, its timer fired, it was answered already or a newer check replaced it — or names C0: ignored under every policy. One exception: the background websocket check of a remembered HTTP stays in flight after CONNECTED, close and fatal (its up then only forgets the remembered transport, so the next attempt starts as the policy would); it ends when the next attempt starts, when an attempt ends (DISCONNECTED or SUSPENDED, whatever ended it), and when the connection is lost (the active transport drops, or network-down while CONNECTED). Checks are numbered C1, C2, … in the order asked, connectivity and websocket checks together; answers may come in any order",
 		"decision: checks carry IDs", pins("late-check-answer-from-an-ended-attempt-is-ignored", "preference-background-check-up-after-connected-forgets-http", "preference-background-check-counts-after-close", "unknown-check-answer-is-ignored", "unknown-check-answer-is-ignored-http-first")),
 
 	// ---- Network ----
