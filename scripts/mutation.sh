@@ -32,7 +32,7 @@ gremlins=$(command -v gremlins || echo "$(go env GOPATH)/bin/gremlins")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
-git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/rows/*' |
+git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'engine/testdata/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/rows/*' |
 	grep -Ev '^internal/conform/.*_test\.go$' |
 	grep -E '^[^/]+$|^engine/|^docs/|^fixtures/|^internal/(conform|fixturetest|rows)/' |
 	tar -cf - -T - | tar -xf - -C "$tmp"
