@@ -102,25 +102,10 @@ func (rp Reporter) Details(d engine.Details, f reconnect.Failure) {
 		return
 	}
 	ev := engine.Event{Kind: engine.EventConnectionDetails, Transport: rp.id, Failure: f, Details: d}
-	if s&flagReady != 0 {
-		p.r.mu.Lock()
-		p.r.feed(sdkCaller, ev)
-		return
-	}
-	p.mu.Lock()
-	s = p.state.Load()
-	if s&idMask != want || s&flagDisposed != 0 {
-		p.mu.Unlock()
-		return
-	}
-	if s&flagOpened == 0 {
+	if p.pass(ev, s, want) {
 		p.connD, p.connF = d, f // the held CONNECTED says what the latest said
 		p.mu.Unlock()
-		return
 	}
-	p.r.mu.Lock() // as in reportWith: after what openDone queues
-	p.mu.Unlock()
-	p.r.feed(sdkCaller, ev)
 }
 
 // Failed: the transport ended, failed; f says how (its Kind decides
@@ -240,18 +225,7 @@ func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.
 	}
 	ev := rp.event(k, f)
 	ev.Details = d
-	if s&flagReady != 0 {
-		p.r.mu.Lock()
-		p.r.feed(sdkCaller, ev)
-		return
-	}
-	p.mu.Lock()
-	s = p.state.Load()
-	if s&idMask != want || s&flagDisposed != 0 {
-		p.mu.Unlock() // disposed, maybe released and reused, meanwhile
-		return
-	}
-	if s&flagOpened == 0 {
+	if p.pass(ev, s, want) {
 		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
 		p.nEarly++
 		if k == engine.EventTransportConnected {
@@ -260,13 +234,36 @@ func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.
 			p.earlyF = f // only one that ends has a failure, and it is the last
 		}
 		p.mu.Unlock()
-		return
 	}
-	// Open has returned, but openDone has not yet queued what it held:
-	// p.mu is held until r.mu is, so this report is queued after those.
+}
+
+// pass feeds ev, a report of the slot's transport read in state s (want
+// is the transport's ID bits), to the runner: at once once the slot is
+// ready. Before that it takes p.mu: a report of a transport disposed
+// meanwhile is dropped; one made before Dialer.Open has returned is for
+// the caller to hold back, and pass returns true with p.mu still held (the
+// caller records it and unlocks); one made after Open returned but before
+// openDone queued what it held is queued after those, since p.mu is held
+// until r.mu is.
+func (p *reporter) pass(ev engine.Event, s, want uint64) (hold bool) {
+	if s&flagReady != 0 {
+		p.r.mu.Lock()
+		p.r.feed(sdkCaller, ev)
+		return false
+	}
+	p.mu.Lock()
+	s = p.state.Load()
+	if s&idMask != want || s&flagDisposed != 0 {
+		p.mu.Unlock() // disposed, maybe released and reused, meanwhile
+		return false
+	}
+	if s&flagOpened == 0 {
+		return true
+	}
 	p.r.mu.Lock()
 	p.mu.Unlock()
 	p.r.feed(sdkCaller, ev)
+	return false
 }
 
 // event is the engine's event for a report of kind k with failure f.
