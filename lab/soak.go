@@ -376,7 +376,7 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				c.state = ch.To
 				c.recent[c.nrecent%len(c.recent)] = fmt.Sprintf("%.2fs %v→%v %v %v retry %v", ch.At.Sub(s.start).Seconds(), ch.From, ch.To, ch.Reason, ch.Failure, ch.RetryIn.Round(time.Millisecond))
 				c.nrecent++
-				if ch.To == engine.Connected {
+				if ch.To == engine.Connected && !ch.Update { // an UPDATE is no new connection
 					c.connectedAt = ch.At
 				}
 				c.mu.Unlock()
