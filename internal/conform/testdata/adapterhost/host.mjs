@@ -49,14 +49,17 @@ function flush() {
 }
 
 function start(path) {
-  const worker = new Worker(path, { stdin: true, stdout: true });
+  const worker = new Worker(path, { stdin: true, stdout: true, stderr: true });
   const run = { worker, ended: false, exited: false };
   current = run;
   let code = null;
   let drained = false;
+  let errDrained = false;
   let lastNewline = true;
   const finish = () => {
-    if (code === null || !drained || run.exited) return;
+    // "#exit" only once the adapter's stderr is written out too, so that
+    // what it printed before it ended is there when its exit is read.
+    if (code === null || !drained || !errDrained || run.exited) return;
     run.exited = true;
     clearTimeout(run.kill);
     emit((lastNewline ? "" : "\n") + `#exit ${code}\n`);
@@ -68,6 +71,11 @@ function start(path) {
   });
   worker.stdout.on("end", () => {
     drained = true;
+    finish();
+  });
+  worker.stderr.on("data", (chunk) => process.stderr.write(chunk));
+  worker.stderr.on("end", () => {
+    errDrained = true;
     finish();
   });
   worker.on("error", (e) => {
