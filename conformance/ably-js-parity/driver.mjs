@@ -16,7 +16,15 @@
 //   - Platform.WebStorage: an in-memory store, so the transport preference
 //     persists across clients as it does in a browser;
 //   - Math.random: always 0 (jitter coefficient 1, fallback hosts in listed
-//     order), which the Go side reproduces with a Source that draws 0.
+//     order), which the Go side reproduces with a Source that draws 0;
+//   - the client's credentials (the timeline's auth): an API key (the
+//     default), a token with no means of renewal (token), or an
+//     authCallback (callback) that answers its first call at once and every
+//     later one (a renewal: a 'renew' line) as the timeline's 'auth' rule
+//     says;
+//   - the CONNECTED message's connectionDetails: connectionStateTtl (the
+//     timeline's serverConnectionStateTtl, else its connectionStateTtl) and
+//     maxIdleInterval (the timeline's, 0 by default).
 //
 // Virtual time: every callback (timer, nextTick, fake network answer,
 // timeline event) is a task with a due time in whole milliseconds (delays are
@@ -48,6 +56,7 @@ const DEFAULTS = {
   http: { do: 'connect', after: 20, connectedAfter: 10 },
   connectivity: { do: 'up', after: 30 },
   wscheck: { do: 'connect', after: 25 },
+  auth: { do: 'up', after: 50 },
 };
 
 // ---- the virtual clock ----------------------------------------------------
@@ -116,7 +125,7 @@ class Run {
 
   // rule returns what the fake network does for kind on host now.
   rule(kind, host) {
-    if (this.offline) return { do: kind === 'connectivity' ? 'down' : 'refuse', after: 1 };
+    if (this.offline) return { do: kind === 'connectivity' || kind === 'auth' ? 'down' : 'refuse', after: 1 };
     const t = this.clock.now;
     for (const r of this.tl.network || []) {
       if (r.transport !== kind && !(r.transport === 'any' && (kind === 'ws' || kind === 'http'))) continue;
@@ -125,7 +134,8 @@ class Run {
       }
       if (r.from !== undefined && t < r.from) continue;
       if (r.until !== undefined && t >= r.until) continue;
-      return { ...DEFAULTS[kind], ...r, after: r.after ?? (r.do === 'refuse' || r.do === 'down' ? 1 : DEFAULTS[kind].after) };
+      const quick = r.do === 'refuse' || (r.do === 'down' && kind !== 'auth');
+      return { ...DEFAULTS[kind], ...r, after: r.after ?? (quick ? 1 : DEFAULTS[kind].after) };
     }
     return DEFAULTS[kind];
   }
@@ -141,14 +151,17 @@ class Run {
       case 'connect':
       case 'open':
       case 'disconnect':
+      case 'error':
         if (kind === 'ws') at(r.after, () => ((c.state = 'open'), impl.opened()));
         if (r.do === 'connect') {
           at(r.after + (r.connectedAfter ?? 10), () => {
             c.state = 'connected';
-            impl.message(connectedMessage(c.n, this.tl.connectionStateTtl));
+            impl.message(connectedMessage(c.n, this.tl));
           });
         } else if (r.do === 'disconnect') {
-          at(r.after + (r.connectedAfter ?? 10), () => impl.message(disconnectedMessage(r.status ?? 503)));
+          at(r.after + (r.connectedAfter ?? 10), () => impl.message(disconnectedMessage(r.status ?? 503, r.code)));
+        } else if (r.do === 'error') {
+          at(r.after + (r.connectedAfter ?? 10), () => impl.message(errorMessage(r.status ?? 400, r.code)));
         } else if (kind === 'http') {
           at(r.after, () => ((c.state = 'open'), impl.message(null)));
         }
@@ -240,8 +253,28 @@ class Run {
 
   newClient() {
     const tl = this.tl;
+    const auth = tl.auth || 'key';
+    let authCalls = 0;
+    const credentials =
+      auth === 'token'
+        ? { token: 'token0' }
+        : auth === 'callback'
+          ? {
+              authCallback: (_params, cb) => {
+                if (authCalls++ === 0) return cb(null, 'token0'); // the first token: at once, not a renewal
+                this.record({ ev: 'renew' });
+                const r = this.rule('auth', null);
+                if (r.do === 'up') this.clock.schedule(r.after, () => cb(null, 'token' + authCalls));
+                else if (r.do === 'down')
+                  this.clock.schedule(r.after, () =>
+                    cb({ statusCode: r.status ?? 401, code: r.code ?? 40170, message: 'no token' }, null),
+                  );
+                // blackhole: no answer; ably-js's own timeout (realtimeRequestTimeout) ends it
+              },
+            }
+          : { key: 'appid.keyid:secret' };
     const client = new Ably.Realtime({
-      key: 'appid.keyid:secret',
+      ...credentials,
       autoConnect: false,
       useBinaryProtocol: false,
       logLevel: 0,
@@ -252,6 +285,7 @@ class Run {
     cm.on('connectionstate', (ch) =>
       this.record({ ev: 'state', from: ch.previous, to: ch.current, retryIn: Math.round(ch.retryIn || 0) }),
     );
+    cm.on('update', () => this.record({ ev: 'update' }));
     client.http.checkConnectivity = () =>
       new Promise((resolve) => {
         this.record({ ev: 'check' });
@@ -283,7 +317,17 @@ class Run {
       }
       case 'server-disconnected': {
         const c = this.active();
-        if (c) c.impl.message(disconnectedMessage(e.status));
+        if (c) c.impl.message(disconnectedMessage(e.status, e.code));
+        break;
+      }
+      case 'server-error': {
+        const c = this.active();
+        if (c) c.impl.message(errorMessage(e.status, e.code));
+        break;
+      }
+      case 'server-connected': {
+        const c = this.active();
+        if (c) c.impl.message(connectedMessage(c.n, { ...this.tl, serverConnectionStateTtl: e.ttl }));
         break;
       }
       case 'offline':
@@ -315,17 +359,30 @@ function connectMode(params) {
 }
 
 // connectedMessage is the server's CONNECTED, with the timeline's
-// connectionStateTtl (default 120 s) in its connection details.
-function connectedMessage(n, ttl) {
+// serverConnectionStateTtl, else its connectionStateTtl (default 120 s),
+// and its maxIdleInterval (default 0) in its connection details.
+function connectedMessage(n, tl) {
   return {
     action: 4,
     connectionId: 'conn' + n,
-    connectionDetails: { connectionKey: 'key' + n, connectionStateTtl: ttl || 120000, maxIdleInterval: 0 },
+    connectionDetails: {
+      connectionKey: 'key' + n,
+      connectionStateTtl: tl.serverConnectionStateTtl || tl.connectionStateTtl || 120000,
+      maxIdleInterval: tl.maxIdleInterval || 0,
+    },
   };
 }
 
-function disconnectedMessage(status) {
-  return { action: 6, error: { statusCode: status, code: 80003, message: 'disconnected by the server' } };
+// disconnectedMessage is the server's DISCONNECTED with an error of the
+// given statusCode and code (80003 by default).
+function disconnectedMessage(status, code) {
+  return { action: 6, error: { statusCode: status, code: code ?? 80003, message: 'disconnected by the server' } };
+}
+
+// errorMessage is the server's connection-wide ERROR (no channel) with an
+// error of the given statusCode and code (40000 by default).
+function errorMessage(status, code) {
+  return { action: 9, error: { statusCode: status, code: code ?? 40000, message: 'error from the server' } };
 }
 
 async function main() {

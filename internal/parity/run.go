@@ -24,6 +24,9 @@ func Config(tl Timeline) engine.Config {
 	if tl.ConnectionStateTTL > 0 {
 		c.Timeouts.ConnectionStateTTL = time.Duration(tl.ConnectionStateTTL) * time.Millisecond
 	}
+	// An API key or an authCallback can renew a token (RSA4a); a token
+	// alone cannot.
+	c.CanRenewToken = tl.Auth != "token"
 	if len(tl.Transports) > 0 {
 		c.Transports = reconnect.Availability{}
 		for _, t := range tl.Transports {
@@ -171,7 +174,16 @@ func (r *runner) event(e Event) {
 	case "server-disconnected":
 		if c := r.active(l); c != nil {
 			c.closed = true
-			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: e.Status}})
+			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: disconnected(e.Status, e.Code)})
+		}
+	case "server-error":
+		if c := r.active(l); c != nil {
+			c.closed = true
+			r.step(l, errorEvent(c.id, e.Status, e.Code))
+		}
+	case "server-connected":
+		if c := r.active(l); c != nil {
+			r.step(l, engine.Event{Kind: engine.EventConnectionDetails, Transport: c.id, Details: r.details(e.TTL)})
 		}
 	case "offline":
 		r.offline = true
@@ -232,6 +244,11 @@ func (r *runner) perform(l *life, a engine.Action) {
 		r.answerCheck(l, "wscheck", "connect", engine.EventWebSocketCheck, a.Check)
 	case engine.ActionStateChange:
 		r.record(Entry{Ev: "state", From: a.From.String(), To: a.To.String(), RetryIn: a.RetryIn.Round(time.Millisecond).Milliseconds()})
+	case engine.ActionUpdate:
+		r.record(Entry{Ev: "update"})
+	case engine.ActionRenewToken:
+		r.record(Entry{Ev: "renew"})
+		r.answerRenewal(l, a.Check)
 	default:
 		r.record(Entry{Ev: "error", Message: fmt.Sprintf("unknown action %v", a)})
 	}
@@ -248,6 +265,76 @@ func (r *runner) answerCheck(l *life, transport, upWord string, kind engine.Even
 	}
 	up := ru.Do == upWord
 	r.after(*ru.After, func() { r.step(l, engine.Event{Kind: kind, Check: id, Up: up}) })
+}
+
+// answerRenewal answers token renewal id as the timeline's auth rules say:
+// no answer for "blackhole", else a new token for "up" and the rule's
+// error for "down", after the rule's delay.
+func (r *runner) answerRenewal(l *life, id engine.CheckID) {
+	ru := r.tl.rule("auth", "", r.now, r.offline)
+	if ru.Do == "blackhole" {
+		return
+	}
+	ev := engine.Event{Kind: engine.EventTokenRenewal, Check: id, Up: ru.Do == "up"}
+	if !ev.Up {
+		status := ru.Status
+		if status == 0 {
+			status = 401
+		}
+		ev.Failure = reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: status}
+	}
+	r.after(*ru.After, func() { r.step(l, ev) })
+}
+
+// details is what the fake server's CONNECTED says: connectionStateTtl
+// ttl, else the timeline's (120 s by default), and its maxIdleInterval.
+func (r *runner) details(ttl int64) engine.Details {
+	if ttl == 0 {
+		ttl = r.tl.ServerConnectionStateTTL
+	}
+	if ttl == 0 {
+		ttl = r.tl.ConnectionStateTTL
+	}
+	if ttl == 0 {
+		ttl = 120000
+	}
+	return engine.Details{
+		ConnectionStateTTL: time.Duration(ttl) * time.Millisecond,
+		MaxIdleInterval:    time.Duration(r.tl.MaxIdleInterval) * time.Millisecond,
+	}
+}
+
+// isTokenError reports whether an error is a token error as the engine's
+// documentation tells an SDK to report one (FailureToken): statusCode 401
+// and a code from 40140 to 40149 (RTN14b, RTN15h).
+func isTokenError(status, code int) bool {
+	return status == 401 && 40140 <= code && code < 40150
+}
+
+// disconnected is the failure a DISCONNECTED message with an error of
+// status and code (80003 when 0) is reported as.
+func disconnected(status, code int) reconnect.Failure {
+	if code == 0 {
+		code = 80003
+	}
+	if isTokenError(status, code) {
+		return reconnect.Failure{Kind: reconnect.FailureToken}
+	}
+	return reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status}
+}
+
+// errorEvent is how a connection-wide ERROR message with an error of
+// status and code (40000 when 0) on transport id is reported: a token
+// error closes the transport with FailureToken (RTN14b, RTN15h); any other
+// is fatal (RTN14g, RTN15i).
+func errorEvent(id engine.TransportID, status, code int) engine.Event {
+	if code == 0 {
+		code = 40000
+	}
+	if isTokenError(status, code) {
+		return engine.Event{Kind: engine.EventTransportClosed, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureToken}}
+	}
+	return engine.Event{Kind: engine.EventFatal, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureOther}}
 }
 
 // open answers an ActionOpenTransport as the timeline's network does.
@@ -278,20 +365,30 @@ func (r *runner) open(l *life, a engine.Action) {
 		ca = *ru.ConnectedAfter
 	}
 	switch ru.Do {
-	case "connect", "open", "disconnect":
+	case "connect", "open", "disconnect", "error":
 		if kind == "ws" || ru.Do == "open" {
 			r.after(after, live(func() { send(engine.EventTransportViable, reconnect.Failure{}) }))
 		}
 		switch ru.Do {
 		case "connect":
-			r.after(after+ca, live(func() { c.connected = true; send(engine.EventTransportConnected, reconnect.Failure{}) }))
-		case "disconnect":
+			r.after(after+ca, live(func() {
+				c.connected = true
+				r.step(l, engine.Event{Kind: engine.EventTransportConnected, Transport: c.id, Details: r.details(0)})
+			}))
+		case "disconnect", "error":
 			r.after(after+ca, live(func() {
 				if kind == "http" {
 					send(engine.EventTransportViable, reconnect.Failure{})
 				}
 				c.closed = true
-				send(engine.EventTransportClosed, reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status})
+				if ru.Do == "error" {
+					if ru.Status == 0 {
+						ru.Status = 400
+					}
+					r.step(l, errorEvent(c.id, ru.Status, ru.Code))
+					return
+				}
+				send(engine.EventTransportClosed, disconnected(status, ru.Code))
 			}))
 		}
 	case "refuse":

@@ -42,12 +42,25 @@ type Timeline struct {
 	// ConnectionStateTTL, in ms, is connectionStateTtl (the client option
 	// and the CONNECTED message's connectionDetails); 0 means 120000.
 	ConnectionStateTTL int64 `json:"connectionStateTtl,omitempty"`
+	// ServerConnectionStateTTL, in ms, is the CONNECTED message's
+	// connectionDetails.connectionStateTtl alone (RTN21), the client
+	// option staying ConnectionStateTTL's; 0 means ConnectionStateTTL's.
+	ServerConnectionStateTTL int64 `json:"serverConnectionStateTtl,omitempty"`
+	// MaxIdleInterval, in ms, is the CONNECTED message's
+	// connectionDetails.maxIdleInterval; 0 means none (no idle timer).
+	// The fake server sends nothing after CONNECTED.
+	MaxIdleInterval int64 `json:"maxIdleInterval,omitempty"`
+	// Auth is the client's credentials: "key" (the default: an API key),
+	// "token" (a token with no means of renewal) or "callback" (an
+	// authCallback, whose renewals the "auth" rules answer).
+	Auth string `json:"auth,omitempty"`
 }
 
 // Rule says how the fake network answers one kind of request.
 type Rule struct {
 	// Transport is "ws", "http", "any" (ws and http), "wscheck" (the
-	// websocket connectivity check) or "connectivity" (the HTTP check).
+	// websocket connectivity check), "connectivity" (the HTTP check) or
+	// "auth" (a token renewal through the authCallback).
 	Transport string `json:"transport"`
 	// Host is "primary", "fallback", "any" or a host name; empty is any.
 	Host string `json:"host,omitempty"`
@@ -57,28 +70,40 @@ type Rule struct {
 	Until *int64 `json:"until,omitempty"`
 	// Do is "connect" (opens, then sends CONNECTED), "open" (opens, never
 	// sends CONNECTED), "disconnect" (opens, then sends DISCONNECTED with
-	// Status), "refuse", "blackhole"; for connectivity "up", "down" or
+	// Status and Code), "error" (opens, then sends ERROR with Status and
+	// Code), "refuse", "blackhole"; for connectivity "up", "down" or
 	// "blackhole" (no answer: the request times out after
-	// httpRequestTimeout).
+	// httpRequestTimeout); for auth "up" (a new token), "down" (an error
+	// with Status, 401 by default, and Code, 40170 by default) or
+	// "blackhole" (no answer: realtimeRequestTimeout ends it).
 	Do string `json:"do"`
 	// After is when the answer comes, in ms after the request; nil means
-	// 1 for refuse and down, else the default's. ConnectedAfter is how long
-	// after opening CONNECTED (or DISCONNECTED) comes; nil means 10.
+	// 1 for refuse and down (auth's down: the default's), else the
+	// default's. ConnectedAfter is how long after opening CONNECTED (or
+	// DISCONNECTED, or ERROR) comes; nil means 10.
 	After          *int64 `json:"after,omitempty"`
 	ConnectedAfter *int64 `json:"connectedAfter,omitempty"`
 	Status         int    `json:"status,omitempty"`
+	// Code is the error's code for disconnect (80003 by default), error
+	// (40000) and auth's down (40170).
+	Code int `json:"code,omitempty"`
 }
 
 // Event is one thing that happens at a time: "connect", "close",
 // "restart" (close, then a new client with the same persisted storage
 // connects), "drop" (the active transport drops), "server-disconnected"
-// (the server sends DISCONNECTED with Status on the active transport),
-// "offline" and "online" (the OS network events; while offline every
-// request fails after 1 ms).
+// (the server sends DISCONNECTED with Status and Code, 80003 by default,
+// on the active transport), "server-error" (the server sends a
+// connection-wide ERROR with Status and Code, 40000 by default),
+// "server-connected" (the server sends another CONNECTED whose
+// connectionStateTtl is TTL, RTN24), "offline" and "online" (the OS
+// network events; while offline every request fails after 1 ms).
 type Event struct {
 	At     int64  `json:"at"`
 	Do     string `json:"do"`
 	Status int    `json:"status,omitempty"`
+	Code   int    `json:"code,omitempty"`
+	TTL    int64  `json:"ttl,omitempty"`
 }
 
 // Defaults are the answers without a matching rule: everything works.
@@ -87,6 +112,7 @@ var Defaults = map[string]Rule{
 	"http":         {Do: "connect", After: ms(20), ConnectedAfter: ms(10)},
 	"connectivity": {Do: "up", After: ms(30)},
 	"wscheck":      {Do: "connect", After: ms(25)},
+	"auth":         {Do: "up", After: ms(50)},
 }
 
 func ms(v int64) *int64 { return &v }
@@ -120,22 +146,30 @@ func Parse(name string, b []byte) (Timelines, error) {
 		if tl.Until < 0 || tl.Until > maxUntil {
 			return doc, fmt.Errorf("%s: timeline %s: until %d is not in [0, %d] ms", path, tl.ID, tl.Until, maxUntil)
 		}
-		if tl.ConnectionStateTTL < 0 || tl.ConnectionStateTTL > maxUntil {
-			return doc, fmt.Errorf("%s: timeline %s: connectionStateTtl %d is not in [0, %d] ms", path, tl.ID, tl.ConnectionStateTTL, maxUntil)
+		for name, v := range map[string]int64{"connectionStateTtl": tl.ConnectionStateTTL,
+			"serverConnectionStateTtl": tl.ServerConnectionStateTTL, "maxIdleInterval": tl.MaxIdleInterval} {
+			if v < 0 || v > maxUntil {
+				return doc, fmt.Errorf("%s: timeline %s: %s %d is not in [0, %d] ms", path, tl.ID, name, v, maxUntil)
+			}
+		}
+		switch tl.Auth {
+		case "", "key", "token", "callback":
+		default:
+			return doc, fmt.Errorf("%s: timeline %s: auth %q is not key, token or callback", path, tl.ID, tl.Auth)
 		}
 		for _, r := range tl.Network {
 			if _, ok := Defaults[r.Transport]; !ok && r.Transport != "any" {
-				return doc, fmt.Errorf("%s: timeline %s: rule transport %q is not ws, http, any, wscheck or connectivity", path, tl.ID, r.Transport)
+				return doc, fmt.Errorf("%s: timeline %s: rule transport %q is not ws, http, any, wscheck, connectivity or auth", path, tl.ID, r.Transport)
 			}
 			switch r.Do {
-			case "connect", "open", "disconnect", "refuse", "blackhole", "up", "down":
+			case "connect", "open", "disconnect", "error", "refuse", "blackhole", "up", "down":
 			default:
 				return doc, fmt.Errorf("%s: timeline %s: rule do %q is unknown", path, tl.ID, r.Do)
 			}
 		}
 		for _, e := range tl.Events {
 			switch e.Do {
-			case "connect", "close", "restart", "drop", "server-disconnected", "offline", "online":
+			case "connect", "close", "restart", "drop", "server-disconnected", "server-error", "server-connected", "offline", "online":
 			default:
 				return doc, fmt.Errorf("%s: timeline %s: event do %q is unknown", path, tl.ID, e.Do)
 			}
@@ -147,7 +181,7 @@ func Parse(name string, b []byte) (Timelines, error) {
 // rule returns how the network answers a request of kind to host at t.
 func (tl *Timeline) rule(kind, host string, t int64, offline bool) Rule {
 	if offline {
-		if kind == "connectivity" {
+		if kind == "connectivity" || kind == "auth" {
 			return Rule{Do: "down", After: ms(1)}
 		}
 		return Rule{Do: "refuse", After: ms(1)}
@@ -176,7 +210,7 @@ func (tl *Timeline) rule(kind, host string, t int64, offline bool) Rule {
 		}
 		if r.After == nil {
 			r.After = Defaults[kind].After
-			if r.Do == "refuse" || r.Do == "down" {
+			if r.Do == "refuse" || r.Do == "down" && kind != "auth" {
 				r.After = ms(1)
 			}
 		}

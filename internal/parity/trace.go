@@ -9,7 +9,7 @@ import (
 // Run records it.
 type Entry struct {
 	T  int64  `json:"t"`  // virtual time, ms
-	Ev string `json:"ev"` // state, open, close, check, wscheck, preference, error
+	Ev string `json:"ev"` // state, open, close, check, wscheck, renew, update, preference, error
 	// state
 	From    string `json:"from,omitempty"`
 	To      string `json:"to,omitempty"`
@@ -30,7 +30,7 @@ type Entry struct {
 // behaviour; the preference is compared through the opens it causes.
 func (e Entry) Compared() bool {
 	switch e.Ev {
-	case "state", "open", "check", "wscheck", "error":
+	case "state", "open", "check", "wscheck", "renew", "update", "error":
 		return true
 	}
 	return false
