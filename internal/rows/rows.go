@@ -84,8 +84,13 @@ const (
 	toConnected = "state connecting connected connected"
 )
 
-// All is the whole table, in document order.
-var All = []Row{
+// All is the whole table, in document order: the rows below, then those
+// of what the server says (server.go), each with its further pins (the
+// maps below and the pins_*.go files).
+var All = assemble()
+
+// tableRows are the rows of the transports, timers, checks and requests.
+var tableRows = []Row{
 	// ---- Starting an attempt: the first transports, by policy ----
 	row("WF-START-ws-1", "start", wfP, "any", "any",
 		"websocket-first, both transports available, no RTN17f1 redirect pending, no flapping hold, no remembered HTTP in force: the websocket on the attempt's first host with the short circuit",
@@ -595,13 +600,29 @@ var without = map[string][]string{
 	"ALL-CONNECTING-connected-1":    {"open T<n> websocket <host> upgrade", "timer flap-hold at=<t>"},
 }
 
-func init() {
-	for i := range All {
-		All[i].Without = without[All[i].ID]
-		All[i].OnePath = onePath[All[i].ID]
-		All[i].Pins = append(All[i].Pins, tourPins[All[i].ID]...)
-		All[i].Pins = append(All[i].Pins, edgePins[All[i].ID]...)
+// assemble builds All: tableRows with their Without and OnePath, then
+// serverRows, each marked OnePath. It runs
+// when the package's variables are initialised, before any init function,
+// so that the pins_*.go files' addPins see every row.
+func assemble() []Row {
+	all := make([]Row, 0, len(tableRows)+len(serverRows))
+	for _, r := range tableRows {
+		r.Without = without[r.ID]
+		r.OnePath = onePath[r.ID]
+		all = append(all, r)
 	}
+	for _, r := range serverRows {
+		r.OnePath = true
+		all = append(all, r)
+	}
+	return all
+}
+
+// The tours' and the edges' pins come after those of the pins_*.go files
+// (init functions run in the order of the files' names).
+func init() {
+	addPins(tourPins)
+	addPins(edgePins)
 }
 
 // For returns the IDs of the rows that list scenario id among their pins,
