@@ -17,7 +17,7 @@ func TestExplainNotesTheServersInputs(t *testing.T) {
 			"· UPDATE (RTN4h, RTN24): a later CONNECTED message on the active transport",
 			"· no maxIdleInterval (or 0): no idle timer, the one running cancelled",
 		},
-		"server-upgrade-is-an-update":                     {"· UPDATE (RTN4h): T3 now carries the connection"},
+		"server-upgrade-is-an-update":                      {"· UPDATE (RTN4h): T3 now carries the connection"},
 		"server-connected-carries-the-failed-resume-error": {"· the CONNECTED message carries the error other"},
 		"idle-activity-reported-when-the-timer-fires": {
 			"· activity of the active transport at 9000 ms: recorded, never an action",
@@ -38,10 +38,10 @@ func TestExplainNotesTheServersInputs(t *testing.T) {
 			"· ignored: no token renewal C1 in flight",
 			"· ignored: no token renewal C0 in flight",
 		},
-		"token-renewal-refused-with-403-fails":      {"· the renewal was refused with 403: FAILED (RSA4d)"},
+		"token-renewal-refused-with-403-fails":       {"· the renewal was refused with 403: FAILED (RSA4d)"},
 		"token-error-while-connecting-renewal-fails": {"· the renewal failed: the attempt ends"},
-		"token-error-again-after-the-renewal":       {"· a token error again in the attempt that followed a renewal: no second renewal (RTN14b)"},
-		"token-error-while-connecting-cannot-renew": {"· a token error, and canRenewToken is off: the token cannot be renewed, FAILED (RSA4a2, RTN15h1)"},
+		"token-error-again-after-the-renewal":        {"· a token error again in the attempt that followed a renewal: no second renewal (RTN14b)"},
+		"token-error-while-connecting-cannot-renew":  {"· a token error, and canRenewToken is off: the token cannot be renewed, FAILED (RSA4a2, RTN15h1)"},
 	} {
 		out, errOut, status := runCLI("explain", id)
 		if status != 0 {
