@@ -403,9 +403,9 @@ func TestLossRowsPinned(t *testing.T) {
 	}
 }
 
-// TestLossTableDocument: docs/engine.md's loss-decision table is
-// rows.LossRows (go test -run Loss ./engine -args -update rewrites it).
-func TestLossTableDocument(t *testing.T) {
+// TestRowsLossDecisionDocument: docs/engine.md's loss-decision table is
+// rows.LossRows (go test -run Rows ./engine -args -update rewrites it, with the other tables).
+func TestRowsLossDecisionDocument(t *testing.T) {
 	const path = "../docs/engine.md"
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -422,7 +422,7 @@ func TestLossTableDocument(t *testing.T) {
 		return
 	}
 	if !*fixturetest.Update {
-		t.Fatalf("%s: the loss-decision table is out of date; run go test -run Loss ./engine -args -update", path)
+		t.Fatalf("%s: the loss-decision table is out of date; run go test -run Rows ./engine -args -update", path)
 	}
 	s = s[:i+len(begin)] + want + s[j:]
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
