@@ -136,11 +136,16 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 	if in.Config.Policy == "" {
 		in.Config.Policy = "websocket-first"
 	}
-	fmt.Fprintf(w, "%s (policy %s)\n", name, in.Config.Policy)
+	header := "policy " + in.Config.Policy
+	if c.CanRenewToken {
+		header += ", canRenewToken: a token error renews the token once"
+	}
+	fmt.Fprintf(w, "%s (%s)\n", name, header)
 	if !pinned {
 		fmt.Fprintln(w, "no draws pinned: every draw is 0 (the longest RTB1 delay, the first host in order)")
 	}
 	before := "initialized"
+	n := &noter{canRenew: c.CanRenewToken}
 	for i, st := range res {
 		step := in.Steps[i]
 		change := ""
@@ -152,6 +157,9 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 		fmt.Fprintf(w, "\n%8d ms  %s%s\n", step.AtMs, step.Event, change)
 		for _, a := range st.Actions {
 			fmt.Fprintf(w, "             %s\n", a)
+		}
+		for _, note := range n.notes(step.AtMs, step.Event, st.Actions, before, st.State) {
+			fmt.Fprintf(w, "             · %s\n", note)
 		}
 		var matched []rows.Row
 		for _, r := range rows.Explain(policy, before, step.Event, st.Actions) {

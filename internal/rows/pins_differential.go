@@ -24,10 +24,3 @@ var differentialPins = map[string][]string{
 }
 
 func init() { addPins(differentialPins) }
-
-// addPins appends each row's further pins to its Pins.
-func addPins(extra map[string][]string) {
-	for i := range All {
-		All[i].Pins = append(All[i].Pins, extra[All[i].ID]...)
-	}
-}

@@ -84,8 +84,13 @@ const (
 	toConnected = "state connecting connected connected"
 )
 
-// All is the whole table, in document order.
-var All = []Row{
+// All is the whole table, in document order: the rows below, then those
+// of what the server says (server.go), each with its further pins (the
+// maps below and the pins_*.go files).
+var All = assemble()
+
+// tableRows are the rows of the transports, timers, checks and requests.
+var tableRows = []Row{
 	// ---- Starting an attempt: the first transports, by policy ----
 	row("WF-START-ws-1", "start", wfP, "any", "any",
 		"websocket-first, both transports available, no RTN17f1 redirect pending, no flapping hold, no remembered HTTP in force: the websocket on the attempt's first host with the short circuit",
@@ -253,9 +258,9 @@ var All = []Row{
 
 	// ---- Transports lost before CONNECTED ----
 	row("WF-CONNECTING-lost-first-ws-1", "losses", wfP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
-		"the short-circuit websocket is lost while HTTP has not started and nothing is pending or active: HTTP starts at once on the attempt's first host (the short-circuit timer cancelled)",
-		"transport-fallback outcome 4", pins("outcome-4-websocket-fails-immediately", "fallback-order-through-every-step"),
-		any_, disposeTn, "cancel short-circuit", "open T<n> http <host> <mode>", openConnect),
+		"the short-circuit websocket is lost while HTTP has not started and nothing is pending or active: HTTP starts at once on the attempt's first host (the short-circuit timer cancelled first if it still runs; it has fired already when the websocket turned viable before it and was lost after)",
+		"transport-fallback outcome 4", pins("outcome-4-websocket-fails-immediately", "fallback-order-through-every-step", "short-circuit-websocket-lost-after-the-short-circuit-fired-starts-http"),
+		any_, disposeTn, any_, "open T<n> http <host> <mode>", openConnect),
 	row("WH-CONNECTING-lost-first-ws-2", "losses", wfhf, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"the websocket that displaced the flow's HTTP (rules 1, 2) is lost before CONNECTED: HTTP opens again on the host where it was displaced",
 		"decision: liveness", pins("liveness-websocket-killed-after-displacing-pending-http", "liveness-http-reopened-on-its-fallback-host", "preference-under-http-first-websocket-replaces-pending-http"),
@@ -269,7 +274,7 @@ var All = []Row{
 		"transport-fallback", pins("connect-timeout", "suspended-the-moment-connection-state-ttl-passes-mid-attempt", "preference-under-http-first-websocket-lost-beside-http"),
 		any_, disposeTn),
 	row("ALL-CONNECTING-lost-end-3", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
-		"nothing is left in flight (no live transport, no fallback or RTN17f1 connectivity check, no short-circuit timer; the slow check and a background websocket check do not count) and no fallback host qualifies (or none remains); under websocket-check with the websocket flow, only once the walk's websocket check passed, or without HTTP: DISCONNECTED with an RTB1 retry, carrying the attempt's last transport failure",
+		"nothing is left in flight (no live transport, no fallback or RTN17f1 connectivity check, no short-circuit timer; the slow check and a background websocket check do not count) and no fallback host qualifies (or none remains): DISCONNECTED with an RTB1 retry, carrying the attempt's last transport failure (under websocket-check with the websocket flow, WC-CONNECTING-lost-walk-over-passed-6 says when, with the same actions)",
 		"RTN14d, RTB1, RSC15l", pins("fallback-not-for-a-4xx", "connect-timeout", "fallback-order-through-every-step", "fallback-order-drawn-once-http-first", "websocket-check-walks-at-most-three-fallback-hosts", "errors-the-last-failure-of-the-attempt", "websocket-check-slow-check-does-not-hold-the-attempt", "websocket-only-connect-has-no-short-circuit", "clean-close-keeps-the-attempts-failure", "clean-close-keeps-the-attempts-failure-websocket-check"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("ALL-CONNECTING-lost-suspended-4", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
@@ -285,25 +290,25 @@ var All = []Row{
 		"ably-js 2.28.0", pins("websocket-check-no-answer-give-up-decides"),
 		any_, disposeTn),
 	row("WC-CONNECTING-lost-after-failed-check-3", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
-		"websocket-check: the websocket check failed earlier, so the walk tries no other host: the transport is disposed, the give-up timer decides",
+		"websocket-check: the websocket check failed earlier, so the walk tries no other host: the transport is disposed, the give-up timer decides (HTTP now), or without HTTP the attempt timer (WC-CONNECTING-timer-attempt-1): nothing ends the attempt at once",
 		"ably-js 2.28.0", pins("websocket-check-failed-check-stops-the-walk"),
 		any_, disposeTn),
 	row("WC-CONNECTING-lost-pending-503-4", "losses", wcP, "connecting", "closed T<n> … / failed T<n> <failure>",
 		"websocket-check: a transport that opened closes before CONNECTED with DISCONNECTED 500–504 and a fallback host exists: everything disposed, the attempt timers cancelled, the immediate reconnect (ALL-CONNECTED-drop-1's rate limit applies) on a fallback host (WC-START-redirect-3); the state-TTL timer keeps running",
 		"RTN17f1; ably-js 2.28.0", pins("websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host", "websocket-check-redirect-before-connected-is-rate-limited", "websocket-check-504-before-connected-goes-to-a-fallback-host"),
-		any_, "cancel attempt", "state connecting disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_),
+		any_, "cancel attempt", any_, "state connecting disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_),
 	row("WC-CONNECTING-lost-pending-5", "losses", wcP, "connecting", "closed T<n> … / failed T<n> <failure>",
 		"websocket-check: a transport that opened closes before CONNECTED for any other failure: everything disposed, DISCONNECTED (connect-failed)",
 		"ably-js 2.28.0", pins("websocket-check-opened-then-closed-before-connected"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("WC-CONNECTING-lost-walk-over-passed-6", "losses", wcP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
-		"websocket-check: the websocket walk is over (as WC-CONNECTING-lost-walk-over-1) after the walk's websocket check passed, or without HTTP whatever the check's state: the attempt timers cancelled, DISCONNECTED (connect-failed) at once, not at the give-up point",
+		"websocket-check: the websocket walk is over (as WC-CONNECTING-lost-walk-over-1) after the walk's websocket check passed, or without HTTP when the check was not asked, is in flight or passed (a failed one: WC-CONNECTING-lost-after-failed-check-3): the attempt timers cancelled, DISCONNECTED (connect-failed) at once, not at the give-up point",
 		"ably-js 2.28.0", pins("websocket-check-walk-over-after-the-check-passed", "websocket-check-without-http-walk-over-ends-at-once"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("WC-CONNECTING-lost-pending-503-waits-7", "losses", wcP, "connecting", "closed T<n> … / failed T<n> <failure>",
 		"as WC-CONNECTING-lost-pending-503-4 when the immediate reconnect waits: within 1 s of the last immediate reconnect (ALL-CONNECTED-drop-rate-limited-2: an RTB1 retry, one draw; once connectionStateTtl has passed, SUSPENDED with suspendedRetryTimeout, as every attempt that ends then), or with reconnectWindowMs and a draw u > immediateShare (the window's wait; its retry timer reconnects with reason reconnect unless SUSPENDED replaces it); the RTN17f1 redirect stays pending for the next attempt",
 		"RTN17f1, RTN15a; storm-safe: reconnect window", pins("websocket-check-redirect-before-connected-is-rate-limited", "storm-safe-reconnect-window-replaced-at-suspended-retries", "websocket-check-rate-limited-redirect-after-suspended-stays-suspended"),
-		any_, "cancel attempt", "state connecting disconnected|suspended dropped retryIn=<retryIn> …", retryTimer),
+		any_, "cancel attempt", any_, "state connecting disconnected|suspended dropped retryIn=<retryIn> …", retryTimer),
 	row("WH-CONNECTED-lost-other-1", "losses", wfhf, "connected", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"a transport that is not active is lost outside CONNECTING (an upgrade websocket, a late first websocket): it is disposed, nothing else",
 		"transport-fallback", pins("outcome-4-websocket-fails-immediately", "outcome-5-websocket-never-connects"),
@@ -595,13 +600,29 @@ var without = map[string][]string{
 	"ALL-CONNECTING-connected-1":    {"open T<n> websocket <host> upgrade", "timer flap-hold at=<t>"},
 }
 
-func init() {
-	for i := range All {
-		All[i].Without = without[All[i].ID]
-		All[i].OnePath = onePath[All[i].ID]
-		All[i].Pins = append(All[i].Pins, tourPins[All[i].ID]...)
-		All[i].Pins = append(All[i].Pins, edgePins[All[i].ID]...)
+// assemble builds All: tableRows with their Without and OnePath, then
+// serverRows, each marked OnePath. It runs
+// when the package's variables are initialised, before any init function,
+// so that the pins_*.go files' addPins see every row.
+func assemble() []Row {
+	all := make([]Row, 0, len(tableRows)+len(serverRows))
+	for _, r := range tableRows {
+		r.Without = without[r.ID]
+		r.OnePath = onePath[r.ID]
+		all = append(all, r)
 	}
+	for _, r := range serverRows {
+		r.OnePath = true
+		all = append(all, r)
+	}
+	return all
+}
+
+// The tours' and the edges' pins come after those of the pins_*.go files
+// (init functions run in the order of the files' names).
+func init() {
+	addPins(tourPins)
+	addPins(edgePins)
 }
 
 // For returns the IDs of the rows that list scenario id among their pins,

@@ -6,13 +6,6 @@ package rows
 // start differ, and the START rows say how), so each row is pinned under
 // one policy or more and marked "(one path)".
 
-func init() {
-	for _, r := range serverRows {
-		r.OnePath = true
-		All = append(All, r)
-	}
-}
-
 const (
 	idleTimer   = "timer idle at=<now+maxIdleInterval+realtimeRequestTimeout>"
 	renewAsk    = "renew-token C<n>"
