@@ -51,6 +51,54 @@ var independentFiles = []struct {
 }{
 	{"../../conformance/wrong/independent.json", "../../conformance/js/adapter.mjs", false},
 	{"../../conformance/wrong/independent-engine.json", "../../conformance/js/engine.mjs", true},
+	// A second set of wrong engines, written from docs/engine.md alone.
+	{"../../conformance/wrong/independent-engine-2.json", "../../conformance/js/engine.mjs", true},
+}
+
+// pendingEscapes names every wrong adapter or engine marked as an escape in
+// the files above: caught by fewer than two cases today, each waiting for
+// the scenario its mark describes (the row or sentence it violates and the
+// timeline that would catch it). The list and the marks must agree
+// (TestIndependentMutantsFile); when two cases catch one,
+// TestIndependentMutantsAreEachCaughtByTwoCases fails until its mark and
+// its name here go.
+var pendingEscapes = []string{
+	// conformance/wrong/independent-engine-2.json
+	"doc-activity-at-ignored",
+	"doc-activity-earlier-overrides",
+	"doc-close-cancels-idle",
+	"doc-closing-activation-keeps-others",
+	"doc-custom-fallback-hosts-ignored",
+	"doc-details-for-any-transport",
+	"doc-details-update-without-error",
+	"doc-details-zero-keeps-idle",
+	"doc-drop-cancels-flap-hold",
+	"doc-fatal-ignored-while-closing",
+	"doc-flap-hold-restarted",
+	"doc-http-status-503-redirects",
+	"doc-preference-forgotten-on-any-end",
+	"doc-preference-kept-after-failed-attempt",
+	"doc-redirect-survives-fresh-connect",
+	"doc-renewal-ids-counted-apart",
+	"doc-rule1-displacement-forgotten",
+	"doc-server-ttl-ignored",
+	"doc-server-ttl-left-out-resets",
+	"doc-server-ttl-survives-fresh-connect",
+	"doc-short-circuit-ignores-pending-websocket",
+	"doc-short-circuit-loss-asks-check",
+	"doc-short-circuit-loss-http-on-primary",
+	"doc-suspended-mid-attempt-forgets-failure",
+	"doc-time-goes-backwards",
+	"doc-token-refused-401",
+	"doc-token-second-renewal",
+	"doc-wc-check-up-waits",
+	"doc-wc-close-keeps-transports",
+	"doc-wc-draws-every-fallback",
+	"doc-wc-give-up-http-on-redirect-host",
+	"doc-wc-give-up-keeps-check-timer",
+	"doc-wc-walk-over-asks-again",
+	"doc-websocket-check-c0-accepted",
+	"doc-window-reason-survives-suspended",
 }
 
 // independentAreas are the areas the file must cover, each with at least
@@ -177,6 +225,16 @@ func TestIndependentMutantsFile(t *testing.T) {
 			t.Errorf("%s: not a one-line change", m.Name)
 		}
 	}
+	for _, m := range ms {
+		if (m.Escape != "") != slices.Contains(pendingEscapes, m.Name) {
+			t.Errorf("%s: marked as an escape %v, in pendingEscapes %v: the mark and the list must agree", m.Name, m.Escape != "", slices.Contains(pendingEscapes, m.Name))
+		}
+	}
+	for _, name := range pendingEscapes {
+		if !names[name] {
+			t.Errorf("pendingEscapes names %s, which no file lists", name)
+		}
+	}
 	for _, a := range independentAreas {
 		if per[a] < minIndependentPerArea {
 			t.Errorf("area %s: %d wrong adapters, want at least %d", a, per[a], minIndependentPerArea)
@@ -294,6 +352,9 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 		x := per[a]
 		t.Logf("%-26s written %3d  equivalent %d  single-input %d  escapes %2d  caught %3d  caught by >=2 %3d  least %d",
 			a, x.written, x.equivalent, x.single, x.escapes, x.caught, x.caught2, x.least)
+	}
+	if len(pendingEscapes) > 0 {
+		t.Logf("%d pending escapes, each waiting for the scenario its mark describes: %s", len(pendingEscapes), strings.Join(pendingEscapes, ", "))
 	}
 	if out := os.Getenv("INDEPENDENT_REPORT"); out != "" {
 		data, err := json.MarshalIndent(results, "", " ")
