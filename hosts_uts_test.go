@@ -152,5 +152,41 @@ func utsHostsItems() []hostsItem {
 			Comment: "the primary first, a fallback host after it", Primary: pr, Fallbacks: mainFive, MaxFallbacks: ptr(3),
 			Draws: drawNumbers([]float64{0, 0, 0}), ExpectedOrder: []string{pr, mainFive[0], mainFive[1], mainFive[2]}},
 	)
+	// The proxy integration tests. rest_faults.md: endpoint localhost has
+	// no fallback host, so the 503 (which qualifies) is the only request.
+	faults := func(id string) []string {
+		return utsRef("uts/realtime/integration/proxy/rest_faults.md", "realtime/proxy/"+id)
+	}
+	items = append(items,
+		hostsItem{ID: "uts-proxy-rsc15m-localhost-no-fallbacks", Spec: "RSC15m/REC2c2", Function: "resolveHosts", UTS: faults("RSC15m/http-503-no-fallback-0"),
+			Endpoint: ptr("localhost"), FallbacksSet: ptr(false), ExpectedPrimary: "localhost", ExpectedFallbacks: &none},
+		hostsItem{ID: "uts-proxy-rsc15m-503-qualifies", Spec: "RSC15m", Function: "shouldFallback", UTS: faults("RSC15m/http-503-no-fallback-0"),
+			FailureKind: "http-status", Status: ptr(503), ExpectedFallback: ptr(true)},
+		hostsItem{ID: "uts-proxy-rsc15m-one-request", Spec: "RSC15m", Function: "hostOrder", UTS: faults("RSC15m/http-503-no-fallback-0"),
+			Comment: "no fallback host: one request", Primary: "localhost", Fallbacks: none, MaxFallbacks: ptr(3),
+			Draws: drawNumbers([]float64{0, 0, 0}), ExpectedOrder: []string{"localhost"}},
+	)
+	// rest_fallback.md: the tests configure endpoint localhost with
+	// fallbackHosts [localhost] (the same proxy twice); ResolveHosts refuses
+	// a fallback host equal to the primary (docs/decisions.md: a deliberate
+	// divergence from REC2a2), so the fallback host is the same proxy under
+	// another name, 127.0.0.1. The assertions are the qualifying rules.
+	rf := func(id string) []string {
+		return utsRef("uts/rest/integration/proxy/rest_fallback.md", "rest/proxy/"+id)
+	}
+	items = append(items,
+		hostsItem{ID: "uts-proxy-rsc15l2-hosts", Spec: "REC2a2", Function: "resolveHosts", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
+			Comment: "fallbackHosts [localhost] in the test: the same proxy as 127.0.0.1 here", Endpoint: ptr("localhost"),
+			FallbackHosts: []string{"127.0.0.1"}, FallbacksSet: ptr(true), ExpectedPrimary: "localhost", ExpectedFallbacks: &[]string{"127.0.0.1"}},
+		hostsItem{ID: "uts-proxy-rsc15l2-timeout-qualifies", Spec: "RSC15l2", Function: "shouldFallback", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
+			FailureKind: "timeout", Status: ptr(0), ExpectedFallback: ptr(true)},
+		hostsItem{ID: "uts-proxy-rsc15l2-two-requests", Spec: "RSC15a", Function: "hostOrder", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
+			Comment: "the timed-out request, then the fallback host", Primary: "localhost", Fallbacks: []string{"127.0.0.1"}, MaxFallbacks: ptr(3),
+			Draws: drawNumbers([]float64{0}), ExpectedOrder: []string{"localhost", "127.0.0.1"}},
+		hostsItem{ID: "uts-proxy-rsc15l4-cloudfront-403-qualifies", Spec: "RSC15l4", Function: "shouldFallback", UTS: rf("RSC15l4/cloudfront-header-fallback-0"),
+			FailureKind: "http-status", Status: ptr(403), Server: "CloudFront", ExpectedFallback: ptr(true)},
+		hostsItem{ID: "uts-proxy-rsc15l-403-not-retried", Spec: "RSC15l", Function: "shouldFallback", UTS: rf("RSC15l/http-4xx-not-retried-0"),
+			FailureKind: "http-status", Status: ptr(403), ExpectedFallback: ptr(false)},
+	)
 	return items
 }
