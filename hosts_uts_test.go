@@ -48,9 +48,6 @@ func utsHostsItems() []hostsItem {
 		resolve("rsc15m-empty-fallback-hosts", "RSC15m/no-fallback-empty-hosts-0", "fallbackHosts: [] leaves the primary alone",
 			nil, nil, nil, true, pr, none),
 		qualifies("rsc15m-500-qualifies", "RSC15m/no-fallback-empty-hosts-0", "RSC15m", "http-status", 500, "", true),
-		{ID: "uts-rsc15m-order-primary-only", Spec: "RSC15m", Function: "hostOrder", UTS: utsFallback("RSC15m/no-fallback-empty-hosts-0"),
-			Comment: "no fallback host: one request, to the primary", Primary: pr, Fallbacks: none, MaxFallbacks: ptr(3),
-			Draws: drawNumbers([]float64{0.5, 0.5, 0.5}), ExpectedOrder: []string{pr}},
 		// RSC15a: the primary first, then fallback hosts of the five in a
 		// random order; a pinned draw picks index floor(u·r) of the r left.
 		{ID: "uts-rsc15a-random-order", Spec: "RSC15a", Function: "hostOrder", UTS: utsFallback("RSC15a/fallback-random-order-0"),
@@ -162,9 +159,6 @@ func utsHostsItems() []hostsItem {
 			Endpoint: ptr("localhost"), FallbacksSet: ptr(false), ExpectedPrimary: "localhost", ExpectedFallbacks: &none},
 		hostsItem{ID: "uts-proxy-rsc15m-503-qualifies", Spec: "RSC15m", Function: "shouldFallback", UTS: faults("RSC15m/http-503-no-fallback-0"),
 			FailureKind: "http-status", Status: ptr(503), ExpectedFallback: ptr(true)},
-		hostsItem{ID: "uts-proxy-rsc15m-one-request", Spec: "RSC15m", Function: "hostOrder", UTS: faults("RSC15m/http-503-no-fallback-0"),
-			Comment: "no fallback host: one request", Primary: "localhost", Fallbacks: none, MaxFallbacks: ptr(3),
-			Draws: drawNumbers([]float64{0, 0, 0}), ExpectedOrder: []string{"localhost"}},
 	)
 	// rest_fallback.md: the tests configure endpoint localhost with
 	// fallbackHosts [localhost] (the same proxy twice); ResolveHosts refuses
