@@ -153,6 +153,7 @@ type rtb1Item struct {
 	Spec     string          `json:"spec"`
 	Function string          `json:"function"`
 	Comment  string          `json:"_comment,omitempty"`
+	UTS      []string        `json:"uts,omitempty"`
 	Initial  json.Number     `json:"initialMs,omitempty"`
 	Attempt  *int64          `json:"attempt,omitempty"`
 	U        json.RawMessage `json:"u,omitempty"`
@@ -363,6 +364,7 @@ func buildRTB1Fixture() rtb1File {
 	for n, band := range [][]int64{{1600, 2000}, {2133, 2667}, {2667, 3333}, {3200, 4000}, {3200, 4000}} {
 		bounds(fmt.Sprintf("uts-band-2000-n%d", n+1), "utsBandMs is the published band, rounded to whole ms", 2000, int64(n+1), band)
 	}
+	f.Items = append(f.Items, utsRTB1Items()...)
 	return f
 }
 

@@ -159,6 +159,9 @@ type hostsItem struct {
 	Spec     string `json:"spec"`
 	Function string `json:"function"`
 	Comment  string `json:"_comment,omitempty"`
+	// UTS lists the Universal Test Specification tests the item
+	// translates (hosts_uts_test.go), each <file>#<id>.
+	UTS []string `json:"uts,omitempty"`
 
 	Endpoint      *string  `json:"endpoint,omitempty"`
 	Environment   *string  `json:"environment,omitempty"`
@@ -320,6 +323,7 @@ func buildHostsFixture() hostsFile {
 	)
 	f.Items = append(f.Items, preferredDecisionItems(pr, fb)...)
 	f.Items = append(f.Items, preferredItems(pr, fb)...)
+	f.Items = append(f.Items, utsHostsItems()...)
 	return f
 }
 

@@ -49,6 +49,7 @@ func buildScenariosFixture(items []scenario) scenariosFile {
 			"expectState":      "checked by this repository's tests only; not asked of adapters",
 			"expectRetryCount": "checked by this repository's tests only; not asked of adapters",
 			"rows":             "documentary: the rows of docs/engine.md the scenario pins; not sent to adapters",
+			"uts":              "documentary: the tests of the Ably specification's Universal Test Specifications the scenario translates, each <file>#<id>; not sent to adapters",
 		},
 		Rows: "docs/engine.md: every row names the scenarios that pin it, and each scenario's rows field lists those rows",
 		Grammar: map[string]string{

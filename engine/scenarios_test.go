@@ -38,6 +38,7 @@ type scenarioStep struct {
 type scenario struct {
 	ID      string         `json:"id"`
 	Spec    string         `json:"spec"`
+	UTS     []string       `json:"uts,omitempty"`
 	Rows    []string       `json:"rows"`
 	Comment string         `json:"_comment"`
 	Config  scenarioConfig `json:"config"`

@@ -50,6 +50,12 @@ func TestParseScenariosErrors(t *testing.T) {
 		{"scenario a\nspec\n", "f:2: spec with nothing after it"},
 		{"scenario a\n  0 connect\nspec RTN1\n", "f:3: spec after the steps of scenario a"},
 		{"scenario a\nsteps\n", `f:2: unknown keyword "steps"`},
+		{"scenario a\nuts\n", "f:2: uts with nothing after it"},
+		{"scenario a\nuts x.md#a\n", `f:2: uts "x.md#a": want <file>#<id>`},
+		{"scenario a\nuts uts/x.md\n", `f:2: uts "uts/x.md": want <file>#<id>`},
+		{"scenario a\nuts uts/x.md#\n", `f:2: uts "uts/x.md#": want <file>#<id>`},
+		{"scenario a\nuts uts/x.md#a\n  uts/x.md#a\n", "f:3: uts uts/x.md#a given twice in scenario a"},
+		{"scenario a\nuts uts/x.md#a\nuts uts/x.md#b\n", "f:3: second uts line in scenario a"},
 		{"  0 connect\n", "f:1: a step before the first scenario line"},
 		{"scenario a\n  1e3 connect\n", `f:2: step time "1e3"`},
 		{"scenario a\n  0\n", "f:2: event missing"},
@@ -94,6 +100,7 @@ func FuzzParseScenarios(f *testing.F) {
 	}
 	f.Add("scenario a\nconfig preference=\"v1 http 1 connected\" http=false fallbackHosts=[\"a b\",\"c\"] shortCircuitMs=0\n  0 connect -> open T1\n  == state connected, retry count 0\n")
 	f.Add("scenario a\nspec S\ncomment c\n  more\ndraws 0.5 1\n\n  0 connect -> open T1\n  # note\n     dispose T1\n  10 close\n")
+	f.Add("scenario a\nuts uts/a.md#x/y-0 uts/a.md#x/z-1\n  uts/b.md#q-0\n  0 connect\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		scs, err := parseScenarios("f", src, map[string]string{})
 		if err != nil {
@@ -124,6 +131,13 @@ func formatScenario(b *strings.Builder, sc scenario) {
 	fmt.Fprintf(b, "scenario %s\n", sc.ID)
 	if sc.Spec != "" {
 		fmt.Fprintf(b, "spec     %s\n", sc.Spec)
+	}
+	for i, ref := range sc.UTS {
+		if i == 0 {
+			fmt.Fprintf(b, "uts      %s\n", ref)
+		} else {
+			fmt.Fprintf(b, "         %s\n", ref)
+		}
 	}
 	if sc.Comment != "" {
 		writeWrapped(b, "comment  ", sc.Comment, 100)

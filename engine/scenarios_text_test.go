@@ -72,7 +72,8 @@ type scenarioParser struct {
 	// header lists the header keywords the current scenario has used.
 	header map[string]bool
 	// cont is what an indented line that is not a step continues:
-	// "comment", "actions" or "" (nothing: such a line is an error).
+	// "comment", "uts", "actions" or "" (nothing: such a line is an
+	// error).
 	cont string
 	// expected reports whether the current step has its == line.
 	expected bool
@@ -117,7 +118,7 @@ func (p *scenarioParser) parseLine(raw string) error {
 	return p.parseHeader(key, rest)
 }
 
-// parseHeader reads a line of a scenario's header: scenario, spec,
+// parseHeader reads a line of a scenario's header: scenario, spec, uts,
 // comment, config or draws.
 func (p *scenarioParser) parseHeader(key, raw string) error {
 	p.cont = ""
@@ -126,9 +127,9 @@ func (p *scenarioParser) parseHeader(key, raw string) error {
 		return p.startScenario(rest)
 	}
 	switch key {
-	case "spec", "comment", "config", "draws":
+	case "spec", "uts", "comment", "config", "draws":
 	default:
-		return fmt.Errorf("unknown keyword %q: a line starts with scenario, spec, comment, config, draws, a step's time (ms), or is indented", key)
+		return fmt.Errorf("unknown keyword %q: a line starts with scenario, spec, uts, comment, config, draws, a step's time (ms), or is indented", key)
 	}
 	if len(p.out) == 0 {
 		return fmt.Errorf("%s before the first scenario line", key)
@@ -146,6 +147,9 @@ func (p *scenarioParser) parseHeader(key, raw string) error {
 	switch key {
 	case "spec":
 		sc.Spec = rest
+	case "uts":
+		p.cont = "uts"
+		return addUTS(sc, rest)
 	case "comment":
 		sc.Comment, p.cont = rest, "comment"
 	case "config":
@@ -232,6 +236,8 @@ func (p *scenarioParser) parseIndented(text string) error {
 		sc := &p.out[len(p.out)-1]
 		sc.Comment += " " + normalizeSpace(text)
 		return nil
+	case "uts":
+		return addUTS(&p.out[len(p.out)-1], text)
 	case "actions":
 		sc := &p.out[len(p.out)-1]
 		return addAction(&sc.Steps[len(sc.Steps)-1], text)
@@ -257,6 +263,23 @@ func parseExpected(text string, st *scenarioStep) error {
 			continue
 		}
 		return fmt.Errorf("== %q: want \"state <state>\" and/or \"retry count <n>\", each once, separated by a comma", part)
+	}
+	return nil
+}
+
+// addUTS reads the UTS tests a scenario translates: one or more
+// <file>#<id> words, the file as the specification's repository names it
+// (uts/…/name.md) and the test's ID as its **Test ID** line writes it.
+func addUTS(sc *scenario, text string) error {
+	for _, ref := range strings.Fields(text) {
+		file, id, ok := strings.Cut(ref, "#")
+		if !ok || !strings.HasPrefix(file, "uts/") || !strings.HasSuffix(file, ".md") || id == "" || strings.Contains(id, "#") {
+			return fmt.Errorf("uts %q: want <file>#<id>, the file uts/….md", ref)
+		}
+		if slices.Contains(sc.UTS, ref) {
+			return fmt.Errorf("uts %s given twice in scenario %s", ref, sc.ID)
+		}
+		sc.UTS = append(sc.UTS, ref)
 	}
 	return nil
 }

@@ -327,7 +327,7 @@ function answer({ area, function: fn, input: x }) {
     case "connectivityUp":
       return { up: connectivityUp(x.status, x.body ?? "") };
     case "hostOrder":
-      return { order: hostOrder(x.primary, x.fallbacks, x.maxFallbacks, x.draws ?? []) };
+      return { order: hostOrder(x.primary, x.fallbacks ?? [], x.maxFallbacks, x.draws ?? []) };
     case "preferredHost":
       return { first: preferredHost(x.primary, x.steps) };
     case "preference": {

@@ -468,7 +468,7 @@ def hosts_connectivity(inp):
 
 
 def hosts_order(inp):
-    return {"order": host_order(inp["primary"], inp["fallbacks"], inp["maxFallbacks"],
+    return {"order": host_order(inp["primary"], inp.get("fallbacks", []), inp["maxFallbacks"],
                                 inp.get("draws") or [])}
 
 

@@ -138,6 +138,8 @@ func itemCases(area string, it map[string]any) ([]Case, error) {
 		case k == "id" || k == "spec" || k == "function" || k == "_comment" || k == "reachable":
 		case k == "rows" && area == AreaScenarios:
 			// Documentary: the rows of docs/engine.md the scenario pins.
+		case k == "uts":
+			// Documentary: the specification's tests the item translates.
 		case k == "expected":
 			return nil, errors.New(`a key "expected" names no result`)
 		case strings.HasPrefix(k, "expected") && k != "expectedCoefficientExact":
