@@ -77,7 +77,7 @@ pub fn decode(text: &str) -> Result<Option<Preference>, &'static str> {
         return Err("Preference");
     }
     let parts: Vec<&str> = text.split(' ').collect();
-    if parts.len() != 4 || parts.iter().any(|p| p.is_empty()) {
+    if parts.len() != 4 {
         return Err("Preference");
     }
     if parts[0] != "v1" {
@@ -87,7 +87,7 @@ pub fn decode(text: &str) -> Result<Option<Preference>, &'static str> {
         return Err("Preference.Transport");
     }
     let at = parts[2];
-    if !at.bytes().all(|c| c.is_ascii_digit()) {
+    if at.is_empty() || !at.bytes().all(|c| c.is_ascii_digit()) {
         return Err("Preference.At");
     }
     let digits = at.trim_start_matches('0');

@@ -43,6 +43,7 @@ pub fn upgrade_after_activation(activated: &str, ws_available: bool) -> (&'stati
     if activated == "http" && ws_available {
         ("websocket", "upgrade")
     } else {
-        ("none", "none")
+        // No upgrade: no transport, and the mode's zero value, clean.
+        ("none", "clean")
     }
 }
