@@ -335,6 +335,11 @@ impl Engine {
         }
     }
 
+    /// How many draws the engine has taken so far.
+    pub fn draws_used(&self) -> usize {
+        self.next_draw
+    }
+
     // ---- small helpers -------------------------------------------------
 
     fn emit(&mut self, a: String) {
@@ -775,7 +780,6 @@ impl Engine {
         self.ttl_passed = false;
         self.redirect = false;
         self.server_ttl = None;
-        self.renew_next = false;
         self.window_due = false;
     }
 
@@ -1108,6 +1112,9 @@ impl Engine {
         self.cancel_attempt_timers();
         self.att.conn_check = None;
         self.att.slow_check = None;
+        // The attempt that started on a remembered HTTP is abandoned: the
+        // renewal's failure is not that transport's.
+        self.att.pref_started = false;
         self.ask_renewal();
     }
 
@@ -1442,7 +1449,9 @@ impl Engine {
             }
             let p = self.pref.take();
             self.pref = preference::apply(p, "websocket-check-passed", "", 0.0);
-            if self.state != State::Connecting {
+            // Only while the attempt connects on HTTP: not while a token
+            // renewal has abandoned its transports.
+            if self.state != State::Connecting || self.att.renewal.is_some() {
                 return;
             }
             if self.wc() {

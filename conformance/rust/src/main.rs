@@ -4,6 +4,7 @@
 mod backoff;
 mod engine;
 mod events;
+mod generate;
 mod hosts;
 mod json;
 mod preference;
@@ -180,8 +181,7 @@ fn preference_area(function: &str, input: &Value) -> Result<Value, String> {
     }
 }
 
-fn scenario(input: &Value) -> Result<Value, String> {
-    let c = input.get("config").cloned().unwrap_or(Value::Obj(Vec::new()));
+fn config_of(c: &Value) -> Result<engine::Config, String> {
     let mut cfg = engine::Config::default();
     cfg.policy = match c.str_of("policy").as_str() {
         "" | "websocket-first" => engine::Policy::WebSocketFirst,
@@ -221,6 +221,12 @@ fn scenario(input: &Value) -> Result<Value, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    Ok(cfg)
+}
+
+fn scenario(input: &Value) -> Result<Value, String> {
+    let empty = Value::Obj(Vec::new());
+    let cfg = config_of(input.get("config").unwrap_or(&empty))?;
     let draws: Vec<f64> = input.arr_of("draws").iter().map(|x| x.as_num()).collect();
     let mut e = engine::Engine::new(cfg, draws);
     let mut steps = Vec::new();
@@ -255,6 +261,13 @@ fn answer(req: &Value) -> Value {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "generate" {
+        let seed: u64 = args[2].parse().unwrap_or(1);
+        let count: usize = args[3].parse().unwrap_or(100);
+        println!("{}", generate::run(seed, count));
+        return;
+    }
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
