@@ -6,7 +6,11 @@ pub const MAX_NS: i64 = i64::MAX;
 
 /// A fractional attempt is truncated toward zero, then clamped to 1.
 pub fn attempt_number(attempt: f64) -> f64 {
-    let n = if attempt.is_nan() { 1.0 } else { attempt.trunc() };
+    let n = if attempt.is_nan() {
+        1.0
+    } else {
+        attempt.trunc()
+    };
     if n < 1.0 {
         1.0
     } else {
@@ -57,7 +61,7 @@ pub fn ms_to_ns(ms: f64) -> f64 {
 
 /// The retry delay in nanoseconds: (initial × coefficient) × (1 − spread·u).
 pub fn delay_ns(initial_ns: f64, attempt: f64, u: f64, spread: f64) -> i64 {
-    if !(initial_ns > 0.0) {
+    if initial_ns.is_nan() || initial_ns <= 0.0 {
         return 0;
     }
     let jitter = 1.0 - spread * clamp_unit(u);
@@ -66,7 +70,7 @@ pub fn delay_ns(initial_ns: f64, attempt: f64, u: f64, spread: f64) -> i64 {
 
 /// retryDelay of rtb1.json: (ms, ns).
 pub fn retry_delay(initial_ms: f64, attempt: f64, u: f64) -> (f64, i64) {
-    if !(initial_ms > 0.0) {
+    if initial_ms.is_nan() || initial_ms <= 0.0 {
         return (0.0, 0);
     }
     let ns = delay_ns(ms_to_ns(initial_ms), attempt, u, 0.2);
@@ -76,7 +80,7 @@ pub fn retry_delay(initial_ms: f64, attempt: f64, u: f64) -> (f64, i64) {
 /// Milliseconds as a float64 (exact to the tolerance).
 pub fn ns_to_ms(ns: i64) -> f64 {
     if ns == MAX_NS {
-        return 9223372036854.775807;
+        return MAX_NS as f64 / 1e6;
     }
     let whole = ns / 1_000_000;
     let frac = ns % 1_000_000;

@@ -10,7 +10,11 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(kind: &str) -> Failure {
-        Failure { kind: kind.to_string(), status: 0, server: String::new() }
+        Failure {
+            kind: kind.to_string(),
+            status: 0,
+            server: String::new(),
+        }
     }
     /// `<kind>[:<status>[:<server>]]`: the status only for http-status and
     /// disconnected, the server only for http-status.
@@ -35,7 +39,17 @@ impl Failure {
 pub fn parse_failure(t: &str) -> Option<Failure> {
     let mut parts = t.splitn(3, ':');
     let kind = parts.next()?;
-    if !matches!(kind, "dns" | "unreachable" | "refused" | "timeout" | "http-status" | "disconnected" | "token" | "other") {
+    if !matches!(
+        kind,
+        "dns"
+            | "unreachable"
+            | "refused"
+            | "timeout"
+            | "http-status"
+            | "disconnected"
+            | "token"
+            | "other"
+    ) {
         return None;
     }
     let status: i64 = parts.next().map(|s| s.parse().unwrap_or(0)).unwrap_or(0);
@@ -126,14 +140,20 @@ pub fn parse_event(text: &str) -> Event {
             None => Event::Unknown,
         },
         "activity" => {
-            let at = w.get(2).and_then(|x| x.strip_prefix("at=")).and_then(|x| x.parse().ok());
+            let at = w
+                .get(2)
+                .and_then(|x| x.strip_prefix("at="))
+                .and_then(|x| x.parse().ok());
             Event::Activity(t(), at)
         }
         "token" => {
             if w.get(2) == Some(&"renewed") {
                 Event::Token(c(), None)
             } else {
-                let f = w.get(3).and_then(|f| parse_failure(f)).unwrap_or_else(|| Failure::new("other"));
+                let f = w
+                    .get(3)
+                    .and_then(|f| parse_failure(f))
+                    .unwrap_or_else(|| Failure::new("other"));
                 Event::Token(c(), Some(f))
             }
         }

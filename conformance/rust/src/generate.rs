@@ -122,7 +122,12 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                 let keys: Vec<String> = timers.keys().cloned().collect();
                 let name = keys[rng.below(keys.len() as u64) as usize].clone();
                 let due = timers[&name];
-                let t = due.ceil() as i64 + if rng.chance(0.2) { rng.below(500) as i64 } else { 0 };
+                let t = due.ceil() as i64
+                    + if rng.chance(0.2) {
+                        rng.below(500) as i64
+                    } else {
+                        0
+                    };
                 if t > now {
                     now = t;
                 }
@@ -169,12 +174,18 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                 let up = rng.chance(0.5);
                 ev = match what {
                     "check" => format!("connectivity C{} {}", c, if up { "up" } else { "down" }),
-                    "check-websocket" => format!("websocket-check C{} {}", c, if up { "up" } else { "down" }),
+                    "check-websocket" => {
+                        format!("websocket-check C{} {}", c, if up { "up" } else { "down" })
+                    }
                     _ => {
                         if up {
                             format!("token C{} renewed", c)
                         } else {
-                            format!("token C{} failed {}", c, rng.pick(&["other", "http-status:403", "timeout"]))
+                            format!(
+                                "token C{} failed {}",
+                                c,
+                                rng.pick(&["other", "http-status:403", "timeout"])
+                            )
                         }
                     }
                 };
@@ -238,7 +249,10 @@ fn one(rng: &mut Rng, k: usize) -> Value {
         ]));
     }
     let used = e.draws_used();
-    let draws: Vec<Value> = draws[..used.min(draws.len())].iter().map(|u| num(*u)).collect();
+    let draws: Vec<Value> = draws[..used.min(draws.len())]
+        .iter()
+        .map(|u| num(*u))
+        .collect();
     obj(vec![
         ("id", s(&format!("rust-diff-{}", k))),
         ("spec", s("engine")),

@@ -13,14 +13,18 @@ pub struct FieldError {
 }
 
 fn err(field: &str, message: &str) -> FieldError {
-    FieldError { field: field.to_string(), message: message.to_string() }
+    FieldError {
+        field: field.to_string(),
+        message: message.to_string(),
+    }
 }
 
 fn is_label(l: &str) -> bool {
     let b = l.as_bytes();
     !b.is_empty()
         && b.len() <= 63
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'_')
         && b[0] != b'-'
         && b[b.len() - 1] != b'-'
 }
@@ -136,11 +140,18 @@ fn derived(id: &str, nonprod: bool) -> Hosts {
 }
 
 /// resolveHosts with Ably's rules; `fallback_hosts` None means the option is not set.
-pub fn resolve_hosts(endpoint: &str, environment: &str, fallback_hosts: Option<&[String]>) -> Result<Hosts, FieldError> {
+pub fn resolve_hosts(
+    endpoint: &str,
+    environment: &str,
+    fallback_hosts: Option<&[String]>,
+) -> Result<Hosts, FieldError> {
     let mut hosts;
     let mut explicit = false;
     if !endpoint.is_empty() && !environment.is_empty() {
-        return Err(err("environment", "give either endpoint or environment, not both (REC1b1)"));
+        return Err(err(
+            "environment",
+            "give either endpoint or environment, not both (REC1b1)",
+        ));
     }
     if !endpoint.is_empty() {
         let low = lower(endpoint);
@@ -154,7 +165,10 @@ pub fn resolve_hosts(endpoint: &str, environment: &str, fallback_hosts: Option<&
             if !valid_host(endpoint) {
                 return Err(err("endpoint", "not a valid host name"));
             }
-            hosts = Hosts { primary: low, fallbacks: Vec::new() };
+            hosts = Hosts {
+                primary: low,
+                fallbacks: Vec::new(),
+            };
             explicit = true;
         } else {
             if !is_label(endpoint) {
@@ -167,7 +181,11 @@ pub fn resolve_hosts(endpoint: &str, environment: &str, fallback_hosts: Option<&
             return Err(err("environment", "an environment is one DNS label"));
         }
         let low = lower(environment);
-        let id = if low == "production" { "main".to_string() } else { low };
+        let id = if low == "production" {
+            "main".to_string()
+        } else {
+            low
+        };
         hosts = derived(&id, false);
     } else {
         hosts = derived("main", false);
@@ -178,11 +196,17 @@ pub fn resolve_hosts(endpoint: &str, environment: &str, fallback_hosts: Option<&
         for (i, h) in list.iter().enumerate() {
             let field = format!("fallbackHosts[{}]", i);
             if !valid_host(h) {
-                return Err(FieldError { field, message: "not a valid host name".into() });
+                return Err(FieldError {
+                    field,
+                    message: "not a valid host name".into(),
+                });
             }
             let l = lower(h);
             if l == hosts.primary || out.contains(&l) {
-                return Err(FieldError { field, message: "a duplicate host".into() });
+                return Err(FieldError {
+                    field,
+                    message: "a duplicate host".into(),
+                });
             }
             out.push(l);
         }
@@ -197,7 +221,10 @@ pub fn should_fallback(kind: &str, status: i64, server: &str) -> bool {
         "dns" | "unreachable" | "refused" | "timeout" => true,
         "http-status" => {
             (500..=504).contains(&status)
-                || (status >= 400 && server.trim_matches(|c| c == ' ' || c == '\t').eq_ignore_ascii_case("CloudFront"))
+                || (status >= 400
+                    && server
+                        .trim_matches(|c| c == ' ' || c == '\t')
+                        .eq_ignore_ascii_case("CloudFront"))
         }
         "disconnected" => (500..=504).contains(&status),
         _ => false,
@@ -241,7 +268,11 @@ pub fn draw_order(fallbacks: &[String], max: usize, mut draw: impl FnMut() -> f6
 
 /// hostOrder: the primary, then the drawn fallbacks.
 pub fn host_order(primary: &str, fallbacks: &[String], max: f64, draws: &[f64]) -> Vec<String> {
-    let max = if max.is_nan() || max < 0.0 { 0 } else { max as usize };
+    let max = if max.is_nan() || max < 0.0 {
+        0
+    } else {
+        max as usize
+    };
     let mut k = 0;
     let mut out = vec![primary.to_string()];
     out.extend(draw_order(fallbacks, max, || {
@@ -260,7 +291,10 @@ pub struct PreferredHost {
 
 impl PreferredHost {
     pub fn new(primary: &str) -> Self {
-        PreferredHost { primary: primary.to_string(), host: None }
+        PreferredHost {
+            primary: primary.to_string(),
+            host: None,
+        }
     }
     pub fn fallback_succeeded(&mut self, host: &str, at_ms: f64, ttl_ms: f64) {
         if ttl_ms <= 0.0 {

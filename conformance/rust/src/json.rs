@@ -86,7 +86,10 @@ pub fn num(n: f64) -> Value {
 }
 
 pub fn parse(text: &str) -> Result<Value, String> {
-    let mut p = Parser { b: text.as_bytes(), i: 0 };
+    let mut p = Parser {
+        b: text.as_bytes(),
+        i: 0,
+    };
     p.ws();
     let v = p.value()?;
     p.ws();
@@ -180,12 +183,17 @@ impl<'a> Parser<'a> {
             Some(_) => {
                 let start = self.i;
                 while self.i < self.b.len()
-                    && matches!(self.b[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                    && matches!(
+                        self.b[self.i],
+                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                    )
                 {
                     self.i += 1;
                 }
                 let t = std::str::from_utf8(&self.b[start..self.i]).map_err(|e| e.to_string())?;
-                t.parse::<f64>().map(Value::Num).map_err(|_| format!("bad number {:?}", t))
+                t.parse::<f64>()
+                    .map(Value::Num)
+                    .map_err(|_| format!("bad number {:?}", t))
             }
         }
     }
@@ -232,8 +240,10 @@ impl<'a> Parser<'a> {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     if (0xDC00..0xE000).contains(&lo) {
-                                        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                                            .unwrap_or('\u{FFFD}')
+                                        char::from_u32(
+                                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00),
+                                        )
+                                        .unwrap_or('\u{FFFD}')
                                     } else {
                                         self.i = save;
                                         '\u{FFFD}'

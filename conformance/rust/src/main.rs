@@ -19,15 +19,27 @@ fn ns_string(n: i64) -> Value {
 
 fn rtb1(function: &str, input: &Value) -> Result<Value, String> {
     match function {
-        "backoffCoefficient" => Ok(obj(vec![("coefficient", num(backoff::backoff_coefficient(input.num_of("attempt"))))])),
-        "jitterCoefficient" => Ok(obj(vec![("jitter", num(backoff::jitter_coefficient(input.num_of("u"))))])),
+        "backoffCoefficient" => Ok(obj(vec![(
+            "coefficient",
+            num(backoff::backoff_coefficient(input.num_of("attempt"))),
+        )])),
+        "jitterCoefficient" => Ok(obj(vec![(
+            "jitter",
+            num(backoff::jitter_coefficient(input.num_of("u"))),
+        )])),
         "retryDelay" => {
-            let (ms, ns) = backoff::retry_delay(input.num_of("initialMs"), input.num_of("attempt"), input.num_of("u"));
+            let (ms, ns) = backoff::retry_delay(
+                input.num_of("initialMs"),
+                input.num_of("attempt"),
+                input.num_of("u"),
+            );
             Ok(obj(vec![("delayMs", num(ms)), ("delayNs", ns_string(ns))]))
         }
         "retryBounds" => {
-            let (lo, lo_ns) = backoff::retry_delay(input.num_of("initialMs"), input.num_of("attempt"), 1.0);
-            let (hi, hi_ns) = backoff::retry_delay(input.num_of("initialMs"), input.num_of("attempt"), 0.0);
+            let (lo, lo_ns) =
+                backoff::retry_delay(input.num_of("initialMs"), input.num_of("attempt"), 1.0);
+            let (hi, hi_ns) =
+                backoff::retry_delay(input.num_of("initialMs"), input.num_of("attempt"), 0.0);
             Ok(obj(vec![
                 ("lowerMs", num(lo)),
                 ("lowerNs", ns_string(lo_ns)),
@@ -48,7 +60,10 @@ fn transport_area(function: &str, input: &Value) -> Result<Value, String> {
                 &input.str_of("pending"),
                 &input.str_of("active"),
             );
-            Ok(obj(vec![("decision", s(d)), ("rule", Value::Num(r as f64))]))
+            Ok(obj(vec![
+                ("decision", s(d)),
+                ("rule", Value::Num(r as f64)),
+            ]))
         }
         "chooseTransport" => {
             let (t, sc) = transport::choose_transport(
@@ -70,7 +85,10 @@ fn transport_area(function: &str, input: &Value) -> Result<Value, String> {
             Ok(obj(vec![("startHttp", Value::Bool(start))]))
         }
         "upgradeAfterActivation" => {
-            let (t, m) = transport::upgrade_after_activation(&input.str_of("activated"), input.bool_of("webSocketAvailable"));
+            let (t, m) = transport::upgrade_after_activation(
+                &input.str_of("activated"),
+                input.bool_of("webSocketAvailable"),
+            );
             Ok(obj(vec![("transport", s(t)), ("mode", s(m))]))
         }
         f => Err(format!("unknown function {}", f)),
@@ -86,16 +104,21 @@ enum Answer {
 fn hosts_area(function: &str, input: &Value) -> Answer {
     match function {
         "resolveHosts" => {
-            let fb: Option<Vec<String>> = input
-                .get("fallbackHosts")
-                .map(|v| match v {
-                    Value::Arr(a) => a.iter().map(|x| x.as_str().to_string()).collect(),
-                    _ => Vec::new(),
-                });
-            match hosts::resolve_hosts(&input.str_of("endpoint"), &input.str_of("environment"), fb.as_deref()) {
+            let fb: Option<Vec<String>> = input.get("fallbackHosts").map(|v| match v {
+                Value::Arr(a) => a.iter().map(|x| x.as_str().to_string()).collect(),
+                _ => Vec::new(),
+            });
+            match hosts::resolve_hosts(
+                &input.str_of("endpoint"),
+                &input.str_of("environment"),
+                fb.as_deref(),
+            ) {
                 Ok(h) => Answer::Result(obj(vec![
                     ("primary", s(&h.primary)),
-                    ("fallbacks", Value::Arr(h.fallbacks.iter().map(|x| s(x)).collect())),
+                    (
+                        "fallbacks",
+                        Value::Arr(h.fallbacks.iter().map(|x| s(x)).collect()),
+                    ),
                 ])),
                 Err(e) => Answer::FieldError(e.field, e.message),
             }
@@ -110,21 +133,44 @@ fn hosts_area(function: &str, input: &Value) -> Answer {
         )])),
         "connectivityUp" => Answer::Result(obj(vec![(
             "up",
-            Value::Bool(hosts::connectivity_up(input.num_of("status") as i64, &input.str_of("body"))),
+            Value::Bool(hosts::connectivity_up(
+                input.num_of("status") as i64,
+                &input.str_of("body"),
+            )),
         )])),
         "hostOrder" => {
-            let fallbacks: Vec<String> = input.arr_of("fallbacks").iter().map(|x| x.as_str().to_string()).collect();
+            let fallbacks: Vec<String> = input
+                .arr_of("fallbacks")
+                .iter()
+                .map(|x| x.as_str().to_string())
+                .collect();
             let draws: Vec<f64> = input.arr_of("draws").iter().map(|x| x.as_num()).collect();
-            let order = hosts::host_order(&input.str_of("primary"), &fallbacks, input.num_of("maxFallbacks"), &draws);
-            Answer::Result(obj(vec![("order", Value::Arr(order.iter().map(|x| s(x)).collect()))]))
+            let order = hosts::host_order(
+                &input.str_of("primary"),
+                &fallbacks,
+                input.num_of("maxFallbacks"),
+                &draws,
+            );
+            Answer::Result(obj(vec![(
+                "order",
+                Value::Arr(order.iter().map(|x| s(x)).collect()),
+            )]))
         }
         "preferredHost" => {
             let mut p = hosts::PreferredHost::new(&input.str_of("primary"));
             let mut firsts = Vec::new();
             for st in input.arr_of("steps") {
                 match st.str_of("op").as_str() {
-                    "fallbackSucceeded" => p.fallback_succeeded(&st.str_of("host"), st.num_of("atMs"), st.num_of("ttlMs")),
-                    "failed" => p.failed(&st.str_of("host"), &st.str_of("failureKind"), st.num_of("status") as i64),
+                    "fallbackSucceeded" => p.fallback_succeeded(
+                        &st.str_of("host"),
+                        st.num_of("atMs"),
+                        st.num_of("ttlMs"),
+                    ),
+                    "failed" => p.failed(
+                        &st.str_of("host"),
+                        &st.str_of("failureKind"),
+                        st.num_of("status") as i64,
+                    ),
                     "first" => firsts.push(s(&p.first(st.num_of("atMs")))),
                     _ => {}
                 }
@@ -138,7 +184,11 @@ fn hosts_area(function: &str, input: &Value) -> Answer {
 fn pref_value(p: &Option<preference::Preference>) -> Value {
     match p {
         None => obj(vec![("transport", s("none"))]),
-        Some(p) => obj(vec![("transport", s(&p.transport)), ("atMs", num(p.at_ms)), ("reason", s(&p.reason))]),
+        Some(p) => obj(vec![
+            ("transport", s(&p.transport)),
+            ("atMs", num(p.at_ms)),
+            ("reason", s(&p.reason)),
+        ]),
     }
 }
 
@@ -148,7 +198,11 @@ fn read_pref(v: Option<&Value>) -> Option<preference::Preference> {
     if t != "websocket" && t != "http" {
         return None;
     }
-    Some(preference::Preference { transport: t, at_ms: v.num_of("atMs"), reason: v.str_of("reason") })
+    Some(preference::Preference {
+        transport: t,
+        at_ms: v.num_of("atMs"),
+        reason: v.str_of("reason"),
+    })
 }
 
 fn preference_area(function: &str, input: &Value) -> Result<Value, String> {
@@ -160,13 +214,26 @@ fn preference_area(function: &str, input: &Value) -> Result<Value, String> {
             for st in input.arr_of("steps") {
                 match st.str_of("op").as_str() {
                     "apply" => {
-                        cur = preference::apply(cur, &st.str_of("event"), &st.str_of("transport"), st.num_of("atMs"));
+                        cur = preference::apply(
+                            cur,
+                            &st.str_of("event"),
+                            &st.str_of("transport"),
+                            st.num_of("atMs"),
+                        );
                         results.push(pref_value(&cur));
                     }
                     "start" => {
-                        let (t, check) =
-                            preference::start(&cur, st.num_of("nowMs"), ttl, st.bool_of("websocket"), st.bool_of("http"));
-                        results.push(obj(vec![("transport", s(t)), ("checkWebSocket", Value::Bool(check))]));
+                        let (t, check) = preference::start(
+                            &cur,
+                            st.num_of("nowMs"),
+                            ttl,
+                            st.bool_of("websocket"),
+                            st.bool_of("http"),
+                        );
+                        results.push(obj(vec![
+                            ("transport", s(t)),
+                            ("checkWebSocket", Value::Bool(check)),
+                        ]));
                     }
                     o => return Err(format!("unknown op {}", o)),
                 }
@@ -174,7 +241,10 @@ fn preference_area(function: &str, input: &Value) -> Result<Value, String> {
             Ok(obj(vec![("results", Value::Arr(results))]))
         }
         "preferenceDecode" => match preference::decode(&input.str_of("text")) {
-            Ok(p) => Ok(obj(vec![("preference", pref_value(&p)), ("encoded", s(&preference::encode(&p)))])),
+            Ok(p) => Ok(obj(vec![
+                ("preference", pref_value(&p)),
+                ("encoded", s(&preference::encode(&p))),
+            ])),
             Err(field) => Ok(obj(vec![("errorField", s(field))])),
         },
         f => Err(format!("unknown function {}", f)),
@@ -182,12 +252,15 @@ fn preference_area(function: &str, input: &Value) -> Result<Value, String> {
 }
 
 fn config_of(c: &Value) -> Result<engine::Config, String> {
-    let mut cfg = engine::Config::default();
-    cfg.policy = match c.str_of("policy").as_str() {
+    let policy = match c.str_of("policy").as_str() {
         "" | "websocket-first" => engine::Policy::WebSocketFirst,
         "http-first" => engine::Policy::HttpFirst,
         "websocket-check" => engine::Policy::WebSocketCheck,
         p => return Err(format!("unknown policy {}", p)),
+    };
+    let mut cfg = engine::Config {
+        policy,
+        ..Default::default()
     };
     if let Some(Value::Bool(b)) = c.get("webSocket") {
         cfg.ws = *b;
@@ -233,7 +306,10 @@ fn scenario(input: &Value) -> Result<Value, String> {
     for st in input.arr_of("steps") {
         let ev = events::parse_event(&st.str_of("event"));
         let actions = e.step(st.num_of("atMs"), ev);
-        steps.push(obj(vec![("actions", Value::Arr(actions.iter().map(|a| s(a)).collect()))]));
+        steps.push(obj(vec![(
+            "actions",
+            Value::Arr(actions.iter().map(|a| s(a)).collect()),
+        )]));
     }
     Ok(obj(vec![("steps", Value::Arr(steps))]))
 }
@@ -244,19 +320,34 @@ fn answer(req: &Value) -> Value {
     let function = req.str_of("function");
     let input = req.get("input").cloned().unwrap_or(Value::Obj(Vec::new()));
     let result: Answer = match area.as_str() {
-        "rtb1" => rtb1(&function, &input).map(Answer::Result).unwrap_or_else(Answer::Error),
-        "transport" => transport_area(&function, &input).map(Answer::Result).unwrap_or_else(Answer::Error),
+        "rtb1" => rtb1(&function, &input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
+        "transport" => transport_area(&function, &input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
         "hosts" => hosts_area(&function, &input),
-        "preference" => preference_area(&function, &input).map(Answer::Result).unwrap_or_else(Answer::Error),
-        "scenarios" => scenario(&input).map(Answer::Result).unwrap_or_else(Answer::Error),
+        "preference" => preference_area(&function, &input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
+        "scenarios" => scenario(&input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
         a => Answer::Error(format!("unknown area {}", a)),
     };
     match result {
         Answer::Result(v) => Value::Obj(vec![("id".into(), id), ("result".into(), v)]),
-        Answer::FieldError(f, m) => {
-            Value::Obj(vec![("id".into(), id), ("error".into(), obj(vec![("field", s(&f)), ("message", s(&m))]))])
-        }
-        Answer::Error(m) => Value::Obj(vec![("id".into(), id), ("error".into(), obj(vec![("message", s(&m))]))]),
+        Answer::FieldError(f, m) => Value::Obj(vec![
+            ("id".into(), id),
+            (
+                "error".into(),
+                obj(vec![("field", s(&f)), ("message", s(&m))]),
+            ),
+        ]),
+        Answer::Error(m) => Value::Obj(vec![
+            ("id".into(), id),
+            ("error".into(), obj(vec![("message", s(&m))])),
+        ]),
     }
 }
 
@@ -292,7 +383,13 @@ fn main() {
                 ("protocol", Value::Num(1.0)),
                 (
                     "implements",
-                    Value::Arr(vec![s("rtb1"), s("transport"), s("hosts"), s("preference"), s("scenarios")]),
+                    Value::Arr(vec![
+                        s("rtb1"),
+                        s("transport"),
+                        s("hosts"),
+                        s("preference"),
+                        s("scenarios"),
+                    ]),
                 ),
                 ("name", s("reconnect-conform (Rust, clean-room port)")),
                 ("exactNs", Value::Bool(true)),
@@ -304,7 +401,10 @@ fn main() {
                 Ok(v) => v,
                 Err(_) => obj(vec![
                     ("id", req.get("id").cloned().unwrap_or(s(""))),
-                    ("error", obj(vec![("message", s("the adapter panicked on this case"))])),
+                    (
+                        "error",
+                        obj(vec![("message", s("the adapter panicked on this case"))]),
+                    ),
                 ]),
             }
         };

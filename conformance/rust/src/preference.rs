@@ -12,18 +12,29 @@ pub struct Preference {
 }
 
 /// Applies one event to the remembered preference.
-pub fn apply(current: Option<Preference>, event: &str, transport: &str, at_ms: f64) -> Option<Preference> {
+pub fn apply(
+    current: Option<Preference>,
+    event: &str,
+    transport: &str,
+    at_ms: f64,
+) -> Option<Preference> {
     match event {
         "connected" => {
             if transport == "websocket" || transport == "http" {
-                Some(Preference { transport: transport.to_string(), at_ms, reason: "connected".into() })
+                Some(Preference {
+                    transport: transport.to_string(),
+                    at_ms,
+                    reason: "connected".into(),
+                })
             } else {
                 current
             }
         }
-        "websocket-unstable" => {
-            Some(Preference { transport: "http".into(), at_ms, reason: "websocket-unstable".into() })
-        }
+        "websocket-unstable" => Some(Preference {
+            transport: "http".into(),
+            at_ms,
+            reason: "websocket-unstable".into(),
+        }),
         "attempt-failed" => match &current {
             Some(p) if p.transport == transport => None,
             _ => current,
@@ -48,13 +59,22 @@ pub fn ttl_or_default(ttl_ms: f64) -> f64 {
 
 pub fn in_force(p: &Option<Preference>, now_ms: f64, ttl_ms: f64) -> bool {
     match p {
-        Some(p) => (p.transport == "websocket" || p.transport == "http") && now_ms < p.at_ms + ttl_or_default(ttl_ms),
+        Some(p) => {
+            (p.transport == "websocket" || p.transport == "http")
+                && now_ms < p.at_ms + ttl_or_default(ttl_ms)
+        }
         None => false,
     }
 }
 
 /// How an attempt starts: (transport or "none", check the websocket in the background).
-pub fn start(p: &Option<Preference>, now_ms: f64, ttl_ms: f64, ws: bool, http: bool) -> (&'static str, bool) {
+pub fn start(
+    p: &Option<Preference>,
+    now_ms: f64,
+    ttl_ms: f64,
+    ws: bool,
+    http: bool,
+) -> (&'static str, bool) {
     if !in_force(p, now_ms, ttl_ms) {
         return ("none", false);
     }
@@ -94,14 +114,22 @@ pub fn decode(text: &str) -> Result<Option<Preference>, &'static str> {
     if digits.len() > 16 {
         return Err("Preference.At");
     }
-    let v: u64 = if digits.is_empty() { 0 } else { digits.parse().map_err(|_| "Preference.At")? };
+    let v: u64 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().map_err(|_| "Preference.At")?
+    };
     if v > MAX_AT {
         return Err("Preference.At");
     }
     if parts[3] != "connected" && parts[3] != "websocket-unstable" {
         return Err("Preference.Reason");
     }
-    Ok(Some(Preference { transport: parts[1].to_string(), at_ms: v as f64, reason: parts[3].to_string() }))
+    Ok(Some(Preference {
+        transport: parts[1].to_string(),
+        at_ms: v as f64,
+        reason: parts[3].to_string(),
+    }))
 }
 
 pub fn encode(p: &Option<Preference>) -> String {

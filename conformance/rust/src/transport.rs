@@ -4,10 +4,19 @@
 pub const DEFAULT_SHORT_CIRCUIT_MS: f64 = 2000.0;
 
 /// decidePending: (decision, rule).
-pub fn decide_pending(candidate: &str, mode: &str, pending: &str, active: &str) -> (&'static str, i64) {
+pub fn decide_pending(
+    candidate: &str,
+    mode: &str,
+    pending: &str,
+    active: &str,
+) -> (&'static str, i64) {
     let kind_ok = |k: &str| matches!(k, "none" | "websocket" | "http");
     let mode_ok = matches!(mode, "clean" | "resume" | "recover" | "upgrade");
-    if !matches!(candidate, "websocket" | "http") || !mode_ok || !kind_ok(pending) || !kind_ok(active) {
+    if !matches!(candidate, "websocket" | "http")
+        || !mode_ok
+        || !kind_ok(pending)
+        || !kind_ok(active)
+    {
         return ("discard-candidate", 0);
     }
     if candidate == "http" && (pending == "websocket" || active == "websocket") {
@@ -24,7 +33,11 @@ pub fn decide_pending(candidate: &str, mode: &str, pending: &str, active: &str) 
 
 /// chooseTransport: (transport, shortCircuitMs).
 pub fn choose_transport(ws: bool, http: bool, short_circuit_ms: f64) -> (&'static str, f64) {
-    let sc = if short_circuit_ms > 0.0 { short_circuit_ms } else { DEFAULT_SHORT_CIRCUIT_MS };
+    let sc = if short_circuit_ms > 0.0 {
+        short_circuit_ms
+    } else {
+        DEFAULT_SHORT_CIRCUIT_MS
+    };
     match (ws, http) {
         (true, true) => ("websocket", sc),
         (true, false) => ("websocket", 0.0),
@@ -39,7 +52,10 @@ pub fn start_http(http_available: bool, http_started: bool, pending: &str, activ
 }
 
 /// upgradeAfterActivation: (transport, mode).
-pub fn upgrade_after_activation(activated: &str, ws_available: bool) -> (&'static str, &'static str) {
+pub fn upgrade_after_activation(
+    activated: &str,
+    ws_available: bool,
+) -> (&'static str, &'static str) {
     if activated == "http" && ws_available {
         ("websocket", "upgrade")
     } else {
