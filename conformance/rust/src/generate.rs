@@ -36,7 +36,13 @@ impl Rng {
     }
 }
 
-const FAILURES: [&str; 12] = [
+const FAILURES: [&str; 18] = [
+    "http-status:500",
+    "http-status:504",
+    "http-status:499",
+    "disconnected:504",
+    "disconnected",
+    "http-status:404:CloudFront",
     "dns",
     "unreachable",
     "refused",
@@ -99,8 +105,11 @@ fn one(rng: &mut Rng, k: usize) -> Value {
     if rng.chance(0.05) {
         cfgv.push(("suspendedSpread", num(0.5)));
     }
-    let config = obj(cfgv);
     let draws: Vec<f64> = (0..200).map(|_| rng.unit()).collect();
+    if rng.chance(0.05) {
+        cfgv.push(("shortCircuitMs", num(0.0)));
+    }
+    let config = obj(cfgv);
     let input = obj(vec![("config", config.clone())]);
     let cfg = crate::config_of(input.get("config").unwrap()).expect("config");
     let mut e = engine::Engine::new(cfg, draws.clone());
@@ -111,7 +120,7 @@ fn one(rng: &mut Rng, k: usize) -> Value {
     let mut checks: Vec<(u64, &'static str)> = Vec::new();
     let mut timers: BTreeMap<String, f64> = BTreeMap::new();
     let mut steps = Vec::new();
-    let n = 8 + rng.below(30) as usize;
+    let n = 8 + rng.below(50) as usize;
     for i in 0..n {
         let ev: String;
         if i == 0 {
@@ -150,6 +159,9 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                         if rng.chance(0.2) {
                             x.push_str(" connectionStateTtl=60000");
                         }
+                        if rng.chance(0.1) {
+                            x.push_str(" error=other");
+                        }
                         x
                     }
                     5..=7 => format!("failed T{} {}", id, rng.pick(&FAILURES)),
@@ -164,14 +176,20 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                         if rng.chance(0.5) {
                             format!("activity T{}", id)
                         } else {
-                            format!("details T{} maxIdleInterval=20000", id)
+                            let opt = rng.pick(&[
+                                "maxIdleInterval=20000",
+                                "",
+                                "connectionStateTtl=45000",
+                                "error=http-status:401",
+                            ]);
+                            format!("details T{} {}", id, opt).trim_end().to_string()
                         }
                     }
                 };
             } else if r < 80 && !checks.is_empty() {
                 let (c, what) = checks[rng.below(checks.len() as u64) as usize];
                 now += rng.below(3000) as i64;
-                let up = rng.chance(0.5);
+                let up = rng.chance(0.65);
                 ev = match what {
                     "check" => format!("connectivity C{} {}", c, if up { "up" } else { "down" }),
                     "check-websocket" => {
