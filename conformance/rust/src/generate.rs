@@ -1,0 +1,282 @@
+//! Random engine timelines for a differential run against another engine:
+//! `reconnect-conform generate SEED COUNT` prints scenario items (config,
+//! draws, steps with this engine's actions as `expect`), one JSON array.
+//! Not part of the adapter's protocol.
+
+use crate::engine;
+use crate::events;
+use crate::json::{num, obj, s, Value};
+use std::collections::BTreeMap;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn pick<'a>(&mut self, xs: &'a [&'a str]) -> &'a str {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+const FAILURES: [&str; 18] = [
+    "http-status:500",
+    "http-status:504",
+    "http-status:499",
+    "disconnected:504",
+    "disconnected",
+    "http-status:404:CloudFront",
+    "dns",
+    "unreachable",
+    "refused",
+    "timeout",
+    "http-status:503",
+    "http-status:401",
+    "http-status:403:CloudFront",
+    "disconnected:503",
+    "disconnected:500",
+    "disconnected:599",
+    "token",
+    "other",
+];
+
+pub fn run(seed: u64, count: usize) -> String {
+    let mut rng = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
+    let mut items = Vec::new();
+    for k in 0..count {
+        items.push(one(&mut rng, k));
+    }
+    crate::json::write(&Value::Arr(items))
+}
+
+fn one(rng: &mut Rng, k: usize) -> Value {
+    let mut cfgv: Vec<(&str, Value)> = Vec::new();
+    let policy = rng.pick(&["websocket-first", "http-first", "websocket-check"]);
+    cfgv.push(("policy", s(policy)));
+    if rng.chance(0.1) {
+        cfgv.push(("webSocket", Value::Bool(false)));
+    } else if rng.chance(0.1) {
+        cfgv.push(("http", Value::Bool(false)));
+    }
+    let endpoint = rng.pick(&["", "", "", "acme", "nonprod:acme", "rt.example.com"]);
+    if !endpoint.is_empty() {
+        cfgv.push(("endpoint", s(endpoint)));
+    }
+    if rng.chance(0.3) {
+        cfgv.push(("rememberTransport", Value::Bool(true)));
+    }
+    if rng.chance(0.3) {
+        let t = rng.pick(&["http", "http", "websocket"]);
+        let at = 1767225600000i64 - rng.below(100000000) as i64;
+        cfgv.push(("preference", s(&format!("v1 {} {} connected", t, at))));
+    }
+    if rng.chance(0.3) {
+        cfgv.push(("canRenewToken", Value::Bool(true)));
+    }
+    if rng.chance(0.2) {
+        cfgv.push(("connectionStateTtlMs", num(30000.0)));
+    }
+    if rng.chance(0.1) {
+        cfgv.push(("reconnectWindowMs", num(5000.0)));
+        if rng.chance(0.5) {
+            cfgv.push(("immediateShare", num(0.3)));
+        }
+    }
+    if rng.chance(0.05) {
+        cfgv.push(("retrySpread", num(0.5)));
+    }
+    if rng.chance(0.05) {
+        cfgv.push(("suspendedSpread", num(0.5)));
+    }
+    let draws: Vec<f64> = (0..200).map(|_| rng.unit()).collect();
+    if rng.chance(0.05) {
+        cfgv.push(("shortCircuitMs", num(0.0)));
+    }
+    let config = obj(cfgv);
+    let input = obj(vec![("config", config.clone())]);
+    let cfg = crate::config_of(input.get("config").unwrap()).expect("config");
+    let mut e = engine::Engine::new(cfg, draws.clone());
+
+    let mut now: i64 = 0;
+    let mut transports: Vec<u64> = Vec::new();
+    let mut live: Vec<u64> = Vec::new();
+    let mut checks: Vec<(u64, &'static str)> = Vec::new();
+    let mut timers: BTreeMap<String, f64> = BTreeMap::new();
+    let mut steps = Vec::new();
+    let n = 8 + rng.below(50) as usize;
+    for i in 0..n {
+        let ev: String;
+        if i == 0 {
+            ev = "connect".into();
+        } else {
+            let r = rng.below(100);
+            if r < 30 && !timers.is_empty() {
+                let keys: Vec<String> = timers.keys().cloned().collect();
+                let name = keys[rng.below(keys.len() as u64) as usize].clone();
+                let due = timers[&name];
+                let t = due.ceil() as i64
+                    + if rng.chance(0.2) {
+                        rng.below(500) as i64
+                    } else {
+                        0
+                    };
+                if t > now {
+                    now = t;
+                }
+                ev = format!("timer {}", name);
+            } else if r < 65 && !live.is_empty() {
+                let id = if rng.chance(0.9) {
+                    live[rng.below(live.len() as u64) as usize]
+                } else {
+                    transports[rng.below(transports.len() as u64) as usize]
+                };
+                now += rng.below(800) as i64;
+                let kind = rng.below(10);
+                ev = match kind {
+                    0..=2 => format!("viable T{}", id),
+                    3..=4 => {
+                        let mut x = format!("connected T{}", id);
+                        if rng.chance(0.3) {
+                            x.push_str(" maxIdleInterval=15000");
+                        }
+                        if rng.chance(0.2) {
+                            x.push_str(" connectionStateTtl=60000");
+                        }
+                        if rng.chance(0.1) {
+                            x.push_str(" error=other");
+                        }
+                        x
+                    }
+                    5..=7 => format!("failed T{} {}", id, rng.pick(&FAILURES)),
+                    8 => {
+                        if rng.chance(0.5) {
+                            format!("closed T{}", id)
+                        } else {
+                            format!("closed T{} {}", id, rng.pick(&FAILURES))
+                        }
+                    }
+                    _ => {
+                        if rng.chance(0.5) {
+                            format!("activity T{}", id)
+                        } else {
+                            let opt = rng.pick(&[
+                                "maxIdleInterval=20000",
+                                "",
+                                "connectionStateTtl=45000",
+                                "error=http-status:401",
+                            ]);
+                            format!("details T{} {}", id, opt).trim_end().to_string()
+                        }
+                    }
+                };
+            } else if r < 80 && !checks.is_empty() {
+                let (c, what) = checks[rng.below(checks.len() as u64) as usize];
+                now += rng.below(3000) as i64;
+                let up = rng.chance(0.65);
+                ev = match what {
+                    "check" => format!("connectivity C{} {}", c, if up { "up" } else { "down" }),
+                    "check-websocket" => {
+                        format!("websocket-check C{} {}", c, if up { "up" } else { "down" })
+                    }
+                    _ => {
+                        if up {
+                            format!("token C{} renewed", c)
+                        } else {
+                            format!(
+                                "token C{} failed {}",
+                                c,
+                                rng.pick(&["other", "http-status:403", "timeout"])
+                            )
+                        }
+                    }
+                };
+            } else {
+                now += rng.below(5000) as i64;
+                ev = rng
+                    .pick(&[
+                        "network-down",
+                        "network-up",
+                        "network-down",
+                        "close",
+                        "connect",
+                        "connect",
+                        "fatal other",
+                        "timer retry",
+                        "connectivity C0 up",
+                    ])
+                    .to_string();
+            }
+        }
+        let actions = e.step(now as f64, events::parse_event(&ev));
+        for a in &actions {
+            let w: Vec<&str> = a.split(' ').collect();
+            match w[0] {
+                "open" => {
+                    let id: u64 = w[1][1..].parse().unwrap();
+                    transports.push(id);
+                    live.push(id);
+                }
+                "dispose" => {
+                    let id: u64 = w[1][1..].parse().unwrap();
+                    live.retain(|x| *x != id);
+                    timers.remove(&format!("connect T{}", id));
+                }
+                "timer" => {
+                    let (name, at) = if w[1] == "connect" {
+                        (format!("connect {}", w[2]), w[3])
+                    } else {
+                        (w[1].to_string(), w[2])
+                    };
+                    let due: f64 = at.trim_start_matches("at=").parse().unwrap();
+                    timers.insert(name, due);
+                }
+                "cancel" => {
+                    let name = w[1..].join(" ");
+                    timers.remove(&name);
+                }
+                "check" => checks.push((w[1][1..].parse().unwrap(), "check")),
+                "check-websocket" => checks.push((w[1][1..].parse().unwrap(), "check-websocket")),
+                "renew-token" => checks.push((w[1][1..].parse().unwrap(), "renew-token")),
+                _ => {}
+            }
+        }
+        if let Some(name) = ev.strip_prefix("timer ") {
+            timers.remove(name);
+        }
+        steps.push(obj(vec![
+            ("atMs", num(now as f64)),
+            ("event", s(&ev)),
+            ("expect", Value::Arr(actions.iter().map(|a| s(a)).collect())),
+        ]));
+    }
+    let used = e.draws_used();
+    let draws: Vec<Value> = draws[..used.min(draws.len())]
+        .iter()
+        .map(|u| num(*u))
+        .collect();
+    obj(vec![
+        ("id", s(&format!("rust-diff-{}", k))),
+        ("spec", s("engine")),
+        ("rows", Value::Arr(vec![s("ALL-INITIALIZED-connect-1")])),
+        ("config", config),
+        ("draws", Value::Arr(draws)),
+        ("steps", Value::Arr(steps)),
+    ])
+}
