@@ -14,16 +14,20 @@ import (
 	"github.com/reconnect-go/reconnect/engine"
 )
 
-// Sampling period: the idle limit (maxIdleInterval +
-// realtimeRequestTimeout) divided by samplesPerLimit, at least
-// minSamplePeriod, at most the limit itself.
+// The sampling period: the idle limit divided by samplesPerLimit, at
+// least minSamplePeriod, at most the limit itself.
 const (
 	samplesPerLimit = 8
 	minSamplePeriod = 10 * time.Millisecond
 )
 
-// samplePeriod is the sampling period for an idle limit.
-func samplePeriod(limit time.Duration) time.Duration {
+// IdleSamplePeriod is the period δ at which the runner samples the active
+// transport's activity (see "Liveness" in the package doc) for an idle
+// limit (maxIdleInterval + realtimeRequestTimeout): limit/8, at least
+// 10 ms, at most the limit; 10 ms for a limit of 0 or less. A transport
+// whose last message came at L is disconnected between L + limit and
+// L + limit + δ.
+func IdleSamplePeriod(limit time.Duration) time.Duration {
 	p := max(limit/samplesPerLimit, min(limit, minSamplePeriod))
 	if p <= 0 {
 		p = minSamplePeriod
@@ -53,7 +57,7 @@ type sampler struct {
 func (c *core) idleStarted(now, due time.Time) {
 	s := &c.live
 	if !s.firing || s.every <= 0 {
-		s.every = samplePeriod(due.Sub(now))
+		s.every = IdleSamplePeriod(due.Sub(now))
 		if s.fixed > 0 {
 			s.every = s.fixed
 		}

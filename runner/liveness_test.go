@@ -94,13 +94,13 @@ func TestTransportReportingActivityIsKept(t *testing.T) {
 		if tr.closed || len(rec.all()) != 2 {
 			t.Fatalf("dropped before %v after the last activity: changes %+v", limit, rec.all())
 		}
-		time.Sleep(time.Millisecond + samplePeriod(limit))
+		time.Sleep(time.Millisecond + IdleSamplePeriod(limit))
 		synctest.Wait()
 		if !tr.closed {
-			t.Fatalf("not dropped %v after the last activity", limit+samplePeriod(limit))
+			t.Fatalf("not dropped %v after the last activity", limit+IdleSamplePeriod(limit))
 		}
-		if c := rec.all()[2]; c.To != engine.Disconnected || c.At.Sub(last) < limit || c.At.Sub(last) > limit+samplePeriod(limit) {
-			t.Fatalf("change %+v, want DISCONNECTED %v to %v after the last activity", c, limit, limit+samplePeriod(limit))
+		if c := rec.all()[2]; c.To != engine.Disconnected || c.At.Sub(last) < limit || c.At.Sub(last) > limit+IdleSamplePeriod(limit) {
+			t.Fatalf("change %+v, want DISCONNECTED %v to %v after the last activity", c, limit, limit+IdleSamplePeriod(limit))
 		}
 	})
 }
@@ -129,7 +129,7 @@ func TestActivitySamplingBounds(t *testing.T) {
 			cfg.Timeouts.RealtimeRequest = 30 * time.Millisecond
 		}
 		limit := maxIdle + cfg.Timeouts.RealtimeRequest
-		delta := samplePeriod(limit)
+		delta := IdleSamplePeriod(limit)
 		for _, off := range []time.Duration{0, 1, delta / 2, delta - 1, delta, delta + 1, 3*delta + delta/3, limit - delta, limit - 1} {
 			t.Run(limit.String()+"/"+off.String(), func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestSamplingStopsWithTheIdleTimer(t *testing.T) {
 		cfg := engine.AblyConfig()
 		r, d, _, _ := newTestRunner(t, t.Context(), cfg)
 		tr := connectIdle(t, r, d, time.Second)
-		if r.core.live.at.IsZero() || r.core.live.every != samplePeriod(time.Second+cfg.Timeouts.RealtimeRequest) {
+		if r.core.live.at.IsZero() || r.core.live.every != IdleSamplePeriod(time.Second+cfg.Timeouts.RealtimeRequest) {
 			t.Fatalf("sampling %+v while the idle timer runs", r.core.live)
 		}
 		tr.report.Closed(reconnect.Failure{Kind: reconnect.FailureUnreachable})
@@ -213,7 +213,7 @@ func TestSamplingStopsWithTheIdleTimer(t *testing.T) {
 	})
 }
 
-func TestSamplePeriod(t *testing.T) {
+func TestIdleSamplePeriod(t *testing.T) {
 	for _, c := range []struct{ limit, want time.Duration }{
 		{25 * time.Second, 3125 * time.Millisecond},
 		{time.Second, 125 * time.Millisecond},
@@ -223,8 +223,8 @@ func TestSamplePeriod(t *testing.T) {
 		{0, minSamplePeriod},
 		{-time.Second, minSamplePeriod},
 	} {
-		if got := samplePeriod(c.limit); got != c.want {
-			t.Errorf("samplePeriod(%v) = %v, want %v", c.limit, got, c.want)
+		if got := IdleSamplePeriod(c.limit); got != c.want {
+			t.Errorf("IdleSamplePeriod(%v) = %v, want %v", c.limit, got, c.want)
 		}
 	}
 }
