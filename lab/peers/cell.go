@@ -175,7 +175,7 @@ func newBackend(o Options, k Kind, deadline time.Duration) (backend, error) {
 	case Centrifuge, OursCentrifuge:
 		return newCentrifugeBackend(o.Heartbeat)
 	default:
-		return newLabBackend(o.Seed)
+		return newLabBackend(o.Seed, o.Heartbeat)
 	}
 }
 
