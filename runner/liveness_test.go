@@ -38,12 +38,12 @@ func TestSilentTransportIsDroppedAndTheRunnerReconnects(t *testing.T) {
 		connectedAt := time.Now()
 		time.Sleep(limit - time.Millisecond)
 		synctest.Wait()
-		if tr.closed || r.State() != engine.Connected {
-			t.Fatalf("dropped before maxIdleInterval + realtimeRequestTimeout: closed=%v state=%v", tr.closed, r.State())
+		if tr.isClosed() || r.State() != engine.Connected {
+			t.Fatalf("dropped before maxIdleInterval + realtimeRequestTimeout: closed=%v state=%v", tr.isClosed(), r.State())
 		}
 		time.Sleep(time.Millisecond)
 		synctest.Wait()
-		if !tr.closed {
+		if !tr.isClosed() {
 			t.Fatal("silent transport not closed at maxIdleInterval + realtimeRequestTimeout (RTN23a)")
 		}
 		var dropped *StateChange
@@ -83,20 +83,20 @@ func TestTransportReportingActivityIsKept(t *testing.T) {
 			tr.report.Activity()
 		}
 		synctest.Wait()
-		if tr.closed || r.State() != engine.Connected || len(rec.all()) != 2 {
-			t.Fatalf("active transport dropped: closed=%v state=%v changes %+v", tr.closed, r.State(), rec.all())
+		if tr.isClosed() || r.State() != engine.Connected || len(rec.all()) != 2 {
+			t.Fatalf("active transport dropped: closed=%v state=%v changes %+v", tr.isClosed(), r.State(), rec.all())
 		}
 		// Then silence: dropped between the limit and the limit plus the
 		// sampling period after the last message (never before it).
 		last := time.Now()
 		time.Sleep(limit - time.Millisecond)
 		synctest.Wait()
-		if tr.closed || len(rec.all()) != 2 {
+		if tr.isClosed() || len(rec.all()) != 2 {
 			t.Fatalf("dropped before %v after the last activity: changes %+v", limit, rec.all())
 		}
 		time.Sleep(time.Millisecond + IdleSamplePeriod(limit))
 		synctest.Wait()
-		if !tr.closed {
+		if !tr.isClosed() {
 			t.Fatalf("not dropped %v after the last activity", limit+IdleSamplePeriod(limit))
 		}
 		if c := rec.all()[2]; c.To != engine.Disconnected || c.At.Sub(last) < limit || c.At.Sub(last) > limit+IdleSamplePeriod(limit) {
@@ -140,12 +140,12 @@ func TestActivitySamplingBounds(t *testing.T) {
 					last := time.Now()
 					time.Sleep(limit - 1)
 					synctest.Wait()
-					if tr.closed || r.State() != engine.Connected {
+					if tr.isClosed() || r.State() != engine.Connected {
 						t.Fatalf("dropped before L + %v (L = %v after CONNECTED): state %v", limit, off, r.State())
 					}
 					time.Sleep(1 + delta)
 					synctest.Wait()
-					if !tr.closed {
+					if !tr.isClosed() {
 						t.Fatalf("not dropped by L + %v + %v (L = %v after CONNECTED)", limit, delta, off)
 					}
 					var at time.Time
@@ -179,8 +179,8 @@ func TestActivityFasterThanSamplingKeepsTheTransport(t *testing.T) {
 			tr.report.Activity()
 		}
 		synctest.Wait()
-		if tr.closed || r.State() != engine.Connected || len(rec.all()) != 2 {
-			t.Fatalf("dropped while messages came: closed=%v state=%v changes %+v", tr.closed, r.State(), rec.all())
+		if tr.isClosed() || r.State() != engine.Connected || len(rec.all()) != 2 {
+			t.Fatalf("dropped while messages came: closed=%v state=%v changes %+v", tr.isClosed(), r.State(), rec.all())
 		}
 	})
 }
