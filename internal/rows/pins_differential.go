@@ -9,7 +9,11 @@ var differentialPins = map[string][]string{
 	"ALL-ANY-fatal-1":      {"disconnected-without-status-is-status-0"},
 	"ALL-CONNECTED-drop-1": {"disconnected-without-status-drop-is-not-a-redirect"},
 	"ALL-ANY-check-id-1": {"preference-background-check-ends-with-its-attempt", "preference-background-check-ends-at-network-down-while-connecting",
-		"preference-background-check-ends-at-suspended"},
+		"preference-background-check-ends-at-suspended", "preference-background-check-ends-at-the-idle-drop",
+		"preference-background-check-ends-at-a-token-drop"},
+	"ALL-CONNECTED-timer-idle-1":         {"preference-background-check-ends-at-the-idle-drop"},
+	"ALL-CONNECTED-token-rate-limited-5": {"preference-background-check-ends-at-a-token-drop"},
+	"ALL-CONNECTING-token-renewed-1":     {"preference-background-check-ends-at-a-token-drop"},
 	"ALL-CONNECTING-connectivity-3":      {"preference-background-check-ends-with-its-attempt"},
 	"SS-CONNECTED-network-down-window-3": {"preference-background-check-ends-at-network-down-while-connecting"},
 	"ALL-CONNECTING-timer-state-ttl-2":   {"preference-background-check-ends-at-suspended"},
@@ -25,9 +29,14 @@ var differentialPins = map[string][]string{
 
 func init() { addPins(differentialPins) }
 
-// addPins appends each row's further pins to its Pins.
+// addPins appends each row's further pins to its Pins: those of All, and
+// those of serverRows, which server.go's init (run after this file's, in
+// file-name order) appends to All.
 func addPins(extra map[string][]string) {
 	for i := range All {
 		All[i].Pins = append(All[i].Pins, extra[All[i].ID]...)
+	}
+	for i := range serverRows {
+		serverRows[i].Pins = append(serverRows[i].Pins, extra[serverRows[i].ID]...)
 	}
 }
