@@ -29,7 +29,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 		if err != nil {
 			continue // an invalid combination (a window not shorter than the TTL)
 		}
-		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0}
+		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
 		n := 1 + r.IntN(60)
 		var goSteps [][]string
 		for len(tl.Steps) < n {
@@ -107,6 +107,9 @@ type generator struct {
 	// flappy timelines connect and drop quickly, over and over: the
 	// flapping guard's drops (Config.Flap) within its window.
 	flappy bool
+	// maxIdle is the maxIdleInterval (ms) the last CONNECTED message fed
+	// for each transport said (0: none), for activity at the idle limit.
+	maxIdle map[uint64]int64
 }
 
 // failures are the failures transport events and fatal errors carry:
@@ -175,6 +178,7 @@ func (gen *generator) next() Step {
 		6: 3, // connect
 		7: 2, // close
 		8: 1, // fatal
+		9: 0, // activity at the idle limit's edge
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -192,6 +196,9 @@ func (gen *generator) next() Step {
 	}
 	if state == "initialized" || state == "closed" || state == "failed" {
 		w[6] = 30
+	}
+	if _, idle := g.timers["idle"]; idle && gen.idleLimit() > 0 {
+		w[9] = 8
 	}
 	switch choose(r, w) {
 	case 0:
@@ -219,8 +226,10 @@ func (gen *generator) next() Step {
 		return step(at(), "connect")
 	case 7:
 		return step(at(), "close")
-	default:
+	case 8:
 		return step(at(), "fatal "+pick(r, failures...))
+	default:
+		return step(at(), gen.activityAtTheEdge())
 	}
 }
 
@@ -263,7 +272,9 @@ func (gen *generator) withOptions(kind string, id uint64) string {
 			ev += " " + f
 		}
 	case "connected", "details":
-		ev += gen.details(kind == "details")
+		opts := gen.details(kind == "details")
+		gen.noteDetails(kind, id, opts)
+		ev += opts
 	case "activity":
 		ev += gen.activityAt()
 	}

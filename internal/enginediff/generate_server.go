@@ -7,6 +7,9 @@ package enginediff
 import (
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // failure is the failure of a failed transport: any of failures, and a
@@ -33,6 +36,45 @@ func (gen *generator) answer(kind string, id uint64) string {
 		return fmt.Sprintf("token C%d failed %s", id, pick(gen.r, renewalFailures...))
 	}
 	return fmt.Sprintf("%s C%d %s", kind, id, pick(gen.r, "up", "down"))
+}
+
+// noteDetails records the maxIdleInterval a CONNECTED message for
+// transport id says, when it is one the engine takes: connected for a
+// transport not active yet, details for the active one.
+func (gen *generator) noteDetails(kind string, id uint64, opts string) {
+	t := gen.g.tports[engine.TransportID(id)]
+	if t == nil || t.active != (kind == "details") {
+		return
+	}
+	gen.maxIdle[id] = 0
+	for _, o := range strings.Fields(opts) {
+		if v, ok := strings.CutPrefix(o, "maxIdleInterval="); ok {
+			gen.maxIdle[id], _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+}
+
+// idleLimit is the active transport's idle limit in ms, maxIdleInterval +
+// realtimeRequestTimeout, as the generator knows it (0: none known).
+func (gen *generator) idleLimit() int64 {
+	if m := gen.maxIdle[gen.g.active()]; m > 0 {
+		return m + realtimeRequestTimeoutMs
+	}
+	return 0
+}
+
+// realtimeRequestTimeoutMs is the default realtimeRequestTimeout, which
+// the timelines do not change.
+const realtimeRequestTimeoutMs = 10000
+
+// activityAtTheEdge is activity of the active transport at the idle
+// limit's edge: a limit before the idle timer is due, or a millisecond
+// either side, so that the timer, fired when due, finds the transport
+// silent for exactly the limit (a drop), or just less (it starts again),
+// or just more.
+func (gen *generator) activityAtTheEdge() string {
+	at := gen.g.dueMs("idle") - gen.idleLimit() + int64(pick(gen.r, -1, 0, 0, 1))
+	return fmt.Sprintf("activity T%d at=%d", gen.g.active(), max(at, 0))
 }
 
 // details are the options of a CONNECTED message (connected, or details
