@@ -109,6 +109,8 @@ var awaitsTheRunner = map[string]bool{
 	"token-error-abandons-the-whole-attempt":                   true,
 	"token-error-websocket-check":                              true,
 	"token-error-while-connected-rate-limited":                 true,
+	"preference-background-check-ends-at-the-idle-drop":        true,
+	"preference-background-check-ends-at-a-token-drop":         true,
 }
 
 // usesServerVocabulary reports whether a scenario uses any of that.

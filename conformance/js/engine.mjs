@@ -497,7 +497,7 @@ export class Engine {
     if (f && f.kind === "token" && (this.state === "connecting" || (this.state === "connected" && t.status === "active"))) return this.onTokenError(t, f);
     if (t.status === "active") {
       if (this.state === "closing") {
-        this.bgCheck = 0;
+        this.bgCheck = 0; // a drop while CLOSING ends the background check too
         this.disposeAll();
         this.cancelAttemptTimers();
         this.cancelTimer("close");
@@ -512,9 +512,7 @@ export class Engine {
 
   // Block 10: the active transport drops while CONNECTED.
   drop(t, f) {
-    // A drop of the active transport ends the background check, whatever
-    // lost it: a failure or close, the idle timer, a token error.
-    this.bgCheck = 0;
+    this.bgCheck = 0; // a drop of the active transport ends the background check, whatever lost it
     if (t.kind === "websocket" && !this.wc && this.both) this.countFlap();
     this.disposeAll();
     this.cancelAttemptTimers();

@@ -76,43 +76,12 @@ type goEngine struct {
 
 // EngineConfig is the engine configuration c describes, as
 // internal/conform's ScenarioConfig builds it from a scenario, drawing
-// from src.
+// from src, validated.
 func EngineConfig(c Config, src reconnect.Source) (engine.Config, error) {
-	cfg := engine.AblyConfig()
-	if c.ShortCircuitMs != 0 {
-		cfg.ShortCircuit = time.Duration(c.ShortCircuitMs) * time.Millisecond
-	}
-	cfg.Endpoint.Endpoint = c.Endpoint
-	if c.FallbackHosts != nil {
-		cfg.Endpoint.FallbackHosts = append([]string{}, (*c.FallbackHosts)...)
-	}
-	if c.WebSocket != nil {
-		cfg.Transports.WebSocket = *c.WebSocket
-	}
-	if c.HTTP != nil {
-		cfg.Transports.HTTP = *c.HTTP
-	}
-	if c.ConnectionStateTTLMs != 0 {
-		cfg.Timeouts.ConnectionStateTTL = time.Duration(c.ConnectionStateTTLMs) * time.Millisecond
-	}
-	cfg.ReconnectWindow = time.Duration(c.ReconnectWindowMs) * time.Millisecond
-	cfg.ImmediateShare = c.ImmediateShare
-	cfg.RetrySpread, cfg.SuspendedSpread = c.RetrySpread, c.SuspendedSpread
-	cfg.CanRenewToken = c.CanRenewToken
-	if err := cfg.Preference.UnmarshalText([]byte(c.Preference)); err != nil {
+	cfg, err := conform.ScenarioKnobs(c).EngineConfig(src)
+	if err != nil {
 		return cfg, err
 	}
-	cfg.RememberTransport = c.RememberTransport
-	switch c.Policy {
-	case "", "websocket-first":
-	case "http-first":
-		cfg.Policy = engine.PolicyHTTPFirst
-	case "websocket-check":
-		cfg.Policy = engine.PolicyWebSocketCheck
-	default:
-		return cfg, fmt.Errorf("unknown policy %q", c.Policy)
-	}
-	cfg.Source = src
 	return cfg, cfg.Validate()
 }
 
