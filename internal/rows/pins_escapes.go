@@ -13,7 +13,7 @@ var escapePins = map[string][]string{
 	"ALL-CLOSING-timer-idle-3":                {"close-while-connected-keeps-the-idle-timer-which-does-nothing"},
 	"ALL-CONNECTED-close-1":                   {"http-first-close-while-connected-keeps-the-idle-timer", "close-while-connected-keeps-the-idle-timer-which-does-nothing"},
 	"ALL-CONNECTED-details-1":                 {"websocket-check-details-with-idle-zero-cancels-the-idle-timer", "details-leaving-idle-out-cancels-the-idle-timer", "server-connection-state-ttl-kept-by-details-leaving-it-out", "http-first-server-connection-state-ttl-kept-by-details-saying-zero", "http-first-details-update-carries-its-error", "details-update-carries-its-error-and-restarts-idle"},
-	"ALL-CONNECTED-drop-1":                    {"connected-http-status-503-is-an-ordinary-drop", "http-first-connected-http-status-500-is-an-ordinary-drop", "time-going-backwards-keeps-the-latest-time-on-a-drop", "flap-hold-runs-on-through-an-http-drop", "http-first-server-connection-state-ttl-sets-the-state-ttl-at-a-drop", "server-connection-state-ttl-kept-by-details-leaving-it-out", "server-connection-state-ttl-forgotten-by-connect-after-failed"},
+	"ALL-CONNECTED-drop-1":                    {"connected-http-status-503-is-an-ordinary-drop", "http-first-connected-http-status-500-is-an-ordinary-drop", "time-going-backwards-keeps-the-latest-time-on-a-drop", "websocket-check-answer-naming-c0-is-ignored-while-connected", "flap-hold-runs-on-through-an-http-drop", "http-first-server-connection-state-ttl-sets-the-state-ttl-at-a-drop", "server-connection-state-ttl-kept-by-details-leaving-it-out", "server-connection-state-ttl-forgotten-by-connect-after-failed"},
 	"ALL-CONNECTED-drop-503-3":                {"custom-fallback-host-after-a-redirect"},
 	"ALL-CONNECTED-network-down-2":            {"server-connection-state-ttl-sets-the-state-ttl-at-network-down", "http-first-server-connection-state-ttl-kept-by-details-saying-zero", "http-first-server-connection-state-ttl-forgotten-by-connect-after-closed"},
 	"ALL-CONNECTED-timer-idle-1":              {"flap-hold-runs-on-through-an-idle-drop"},
@@ -23,8 +23,7 @@ var escapePins = map[string][]string{
 	"ALL-CONNECTING-connectivity-1":           {"http-first-custom-fallback-hosts-are-walked", "http-first-time-going-backwards-keeps-the-latest-time-on-a-connectivity-answer", "websocket-check-http-only-draws-only-the-hosts-it-walks", "websocket-check-websocket-walk-draws-only-the-hosts-it-walks"},
 	"ALL-CONNECTING-connectivity-3":           {"remembered-http-kept-after-connectivity-down"},
 	"ALL-CONNECTING-lost-end-3":               {"websocket-check-http-only-draws-only-the-hosts-it-walks", "remembered-http-forgotten-after-a-failed-attempt", "http-first-remembered-http-forgotten-after-a-failed-attempt"},
-	"ALL-CONNECTING-network-down-2":           {"remembered-http-kept-after-network-down"},
-	"ALL-CONNECTING-timer-state-ttl-2":        {"state-ttl-mid-attempt-carries-the-last-transport-failure", "http-first-state-ttl-mid-attempt-carries-the-last-transport-failure"},
+	"ALL-CONNECTING-timer-state-ttl-2":        {"state-ttl-mid-attempt-carries-the-last-transport-failure", "http-first-state-ttl-mid-attempt-carries-the-last-transport-failure", "remembered-http-kept-after-state-ttl"},
 	"ALL-CONNECTING-token-again-2":            {"token-error-after-a-renewal-is-connect-failed", "http-first-token-error-after-a-renewal-is-connect-failed"},
 	"ALL-CONNECTING-token-failed-2":           {"token-renewal-failed-with-401-is-connect-failed"},
 	"ALL-CONNECTING-token-refused-3":          {"token-renewal-refused-with-403-after-a-drop-is-failed"},
@@ -47,7 +46,7 @@ var escapePins = map[string][]string{
 	"WH-CONNECTING-lost-first-ws-2":           {"displaced-http-opens-again-when-the-websocket-times-out", "reconnect-displaced-http-opens-again-when-the-websocket-fails"},
 	"WH-CONNECTING-lost-in-flight-2":          {"short-circuit-websocket-lost-after-http-started-asks-no-check", "reconnect-short-circuit-websocket-timeout-asks-no-check"},
 	"WH-CONNECTING-viable-http-2":             {"displaced-http-opens-again-when-the-websocket-times-out", "reconnect-displaced-http-opens-again-when-the-websocket-fails"},
-	"WH-START-remembered-http-1":              {"remembered-http-kept-after-connectivity-down", "remembered-http-kept-after-network-down"},
+	"WH-START-remembered-http-1":              {"remembered-http-kept-after-connectivity-down", "remembered-http-kept-after-state-ttl"},
 }
 
 func init() { addPins(escapePins) }
