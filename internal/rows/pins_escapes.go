@@ -23,7 +23,8 @@ var escapePins = map[string][]string{
 	"ALL-CONNECTING-connectivity-1":           {"http-first-custom-fallback-hosts-are-walked", "http-first-time-going-backwards-keeps-the-latest-time-on-a-connectivity-answer", "websocket-check-http-only-draws-only-the-hosts-it-walks", "websocket-check-websocket-walk-draws-only-the-hosts-it-walks"},
 	"ALL-CONNECTING-connectivity-3":           {"remembered-http-kept-after-connectivity-down"},
 	"ALL-CONNECTING-lost-end-3":               {"websocket-check-http-only-draws-only-the-hosts-it-walks", "remembered-http-forgotten-after-a-failed-attempt", "http-first-remembered-http-forgotten-after-a-failed-attempt"},
-	"ALL-CONNECTING-timer-state-ttl-2":        {"state-ttl-mid-attempt-carries-the-last-transport-failure", "http-first-state-ttl-mid-attempt-carries-the-last-transport-failure", "remembered-http-kept-after-state-ttl"},
+	"ALL-CONNECTING-network-down-suspended-4": {"remembered-http-kept-after-network-down-once-state-ttl-passed"},
+	"ALL-CONNECTING-timer-state-ttl-2":        {"state-ttl-mid-attempt-carries-the-last-transport-failure", "http-first-state-ttl-mid-attempt-carries-the-last-transport-failure"},
 	"ALL-CONNECTING-token-again-2":            {"token-error-after-a-renewal-is-connect-failed", "http-first-token-error-after-a-renewal-is-connect-failed"},
 	"ALL-CONNECTING-token-failed-2":           {"token-renewal-failed-with-401-is-connect-failed"},
 	"ALL-CONNECTING-token-refused-3":          {"token-renewal-refused-with-403-after-a-drop-is-failed"},
@@ -46,7 +47,7 @@ var escapePins = map[string][]string{
 	"WH-CONNECTING-lost-first-ws-2":           {"displaced-http-opens-again-when-the-websocket-times-out", "reconnect-displaced-http-opens-again-when-the-websocket-fails"},
 	"WH-CONNECTING-lost-in-flight-2":          {"short-circuit-websocket-lost-after-http-started-asks-no-check", "reconnect-short-circuit-websocket-timeout-asks-no-check"},
 	"WH-CONNECTING-viable-http-2":             {"displaced-http-opens-again-when-the-websocket-times-out", "reconnect-displaced-http-opens-again-when-the-websocket-fails"},
-	"WH-START-remembered-http-1":              {"remembered-http-kept-after-connectivity-down", "remembered-http-kept-after-state-ttl"},
+	"WH-START-remembered-http-1":              {"remembered-http-kept-after-connectivity-down", "remembered-http-kept-after-network-down-once-state-ttl-passed"},
 }
 
 func init() { addPins(escapePins) }
