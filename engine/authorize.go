@@ -2,7 +2,7 @@ package engine
 
 // Auth#authorize on a realtime client (RTC8): what the engine does when
 // the SDK's authorize is called, in the shape of the token renewal of
-// token.go (docs/decisions.md, "Authorize").
+// token.go (docs/decisions.md, the authorize row).
 
 // onAuthorize handles EventAuthorize.
 //
