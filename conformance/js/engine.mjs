@@ -384,6 +384,9 @@ export class Engine {
       case "network-down":
         this.onNetworkDown();
         break;
+      case "authorize":
+        this.onAuthorize();
+        break;
     }
     return this.out;
   }
@@ -840,6 +843,22 @@ export class Engine {
       this.disposeAll();
       this.cancelAttemptTimers();
       this.startAttempt("network-up");
+    }
+  }
+
+  // Block 18: Auth#authorize (RTC8). CONNECTING: every attempt halted, a
+  // renewal asked, no state change (RTC8b); INITIALIZED, DISCONNECTED,
+  // SUSPENDED, CLOSED, FAILED: a connect whose attempt starts with the
+  // renewal (RTC8c); CONNECTED, CLOSING: nothing. canRenewToken aside.
+  onAuthorize() {
+    if (this.state === "connecting") {
+      this.disposeAll();
+      this.cancelAttemptTimers();
+      this.renewFirst = true;
+      this.startAttempt("reconnect");
+    } else if (["initialized", "disconnected", "suspended", "closed", "failed"].includes(this.state)) {
+      this.renewFirst = true;
+      this.onConnect();
     }
   }
 
