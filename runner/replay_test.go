@@ -142,6 +142,17 @@ var awaitsTheRunner = map[string]bool{
 	"uts-rtn24-connected-while-connected-is-an-update":          true,
 	"uts-rtn24-three-connected-three-updates":                   true,
 	"uts-rtn24-update-carries-the-error":                        true,
+	// Auth#authorize asks a renewal (23-authorize.txt).
+	"uts-rtc8b-authorize-while-connecting-halts-the-attempt":     true,
+	"uts-rtc8b1-authorize-while-connecting-fails-on-failed":      true,
+	"authorize-while-connecting-renewal-fails-disconnected":      true,
+	"authorize-while-connecting-renewal-refused-fails":           true,
+	"authorize-twice-while-connecting-asks-again":                true,
+	"authorize-while-connecting-with-http-halts-both-transports": true,
+	"authorize-from-initialized-connects-with-the-renewal-first": true,
+	"authorize-from-disconnected-connects-now":                   true,
+	"authorize-from-failed-connects-afresh":                      true,
+	"authorize-while-connected-or-closing-does-nothing":          true,
 }
 
 // usesServerVocabulary reports whether a scenario uses any of that.
@@ -151,7 +162,7 @@ func usesServerVocabulary(in conform.ScenarioInput) bool {
 	}
 	for _, st := range in.Steps {
 		f := strings.Fields(st.Event)
-		if len(f) > 0 && (f[0] == "details" || f[0] == "activity" || f[0] == "token" || f[0] == "connected" && len(f) > 2) {
+		if len(f) > 0 && (f[0] == "details" || f[0] == "activity" || f[0] == "token" || f[0] == "authorize" || f[0] == "connected" && len(f) > 2) {
 			return true
 		}
 	}
