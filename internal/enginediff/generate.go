@@ -174,6 +174,7 @@ func (gen *generator) next() Step {
 		6: 3, // connect
 		7: 2, // close
 		8: 1, // fatal
+		9: 1, // authorize (RTC8)
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -222,6 +223,8 @@ func (gen *generator) next() Step {
 		return step(at(), "connect")
 	case 7:
 		return step(at(), "close")
+	case 9:
+		return step(at(), "authorize")
 	default:
 		return step(at(), "fatal "+pick(r, failures...))
 	}
