@@ -851,15 +851,13 @@ export class Engine {
   // SUSPENDED, CLOSED, FAILED: a connect whose attempt starts with the
   // renewal (RTC8c); CONNECTED, CLOSING: nothing. canRenewToken aside.
   onAuthorize() {
-    if (this.state === "connecting") {
-      this.disposeAll();
-      this.cancelAttemptTimers();
-      this.renewFirst = true;
-      this.startAttempt("reconnect");
-    } else if (["initialized", "disconnected", "suspended", "closed", "failed"].includes(this.state)) {
-      this.renewFirst = true;
-      this.onConnect();
-    }
+    const connecting = this.state === "connecting";
+    if (!connecting && !["initialized", "disconnected", "suspended", "closed", "failed"].includes(this.state)) return;
+    this.renewFirst = true;
+    if (!connecting) return this.onConnect();
+    this.disposeAll();
+    this.cancelAttemptTimers();
+    this.startAttempt("reconnect");
   }
 
   // ---- closing outside CONNECTED (RTN12f, RTN11b) ---------------------------------
