@@ -384,6 +384,9 @@ export class Engine {
       case "network-down":
         this.onNetworkDown();
         break;
+      case "authorize":
+        this.onAuthorize();
+        break;
     }
     return this.out;
   }
@@ -842,6 +845,20 @@ export class Engine {
       this.cancelAttemptTimers();
       this.startAttempt("network-up");
     }
+  }
+
+  // Block 18: Auth#authorize (RTC8). CONNECTING: every attempt halted, a
+  // renewal asked, no state change (RTC8b); INITIALIZED, DISCONNECTED,
+  // SUSPENDED, CLOSED, FAILED: a connect whose attempt starts with the
+  // renewal (RTC8c); CONNECTED, CLOSING: nothing. canRenewToken aside.
+  onAuthorize() {
+    const connecting = this.state === "connecting";
+    if (!connecting && !["initialized", "disconnected", "suspended", "closed", "failed"].includes(this.state)) return;
+    this.renewFirst = true;
+    if (!connecting) return this.onConnect();
+    this.disposeAll();
+    this.cancelAttemptTimers();
+    this.startAttempt("reconnect");
   }
 
   // ---- closing outside CONNECTED (RTN12f, RTN11b) ---------------------------------

@@ -605,17 +605,17 @@ var without = map[string][]string{
 }
 
 // assemble builds All: tableRows with their Without and OnePath, then
-// serverRows, each marked OnePath. It runs
+// serverRows and authorizeRows, each marked OnePath. It runs
 // when the package's variables are initialised, before any init function,
 // so that the pins_*.go files' addPins see every row.
 func assemble() []Row {
-	all := make([]Row, 0, len(tableRows)+len(serverRows))
+	all := make([]Row, 0, len(tableRows)+len(serverRows)+len(authorizeRows))
 	for _, r := range tableRows {
 		r.Without = without[r.ID]
 		r.OnePath = onePath[r.ID]
 		all = append(all, r)
 	}
-	for _, r := range serverRows {
+	for _, r := range append(serverRows[:len(serverRows):len(serverRows)], authorizeRows...) {
 		r.OnePath = true
 		all = append(all, r)
 	}
