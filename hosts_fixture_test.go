@@ -22,10 +22,10 @@ type endpointCase struct {
 	restHost, realtimeHost string
 	useDefault             bool
 	fallbackHosts          []string // nil: not set
-	primary                   string
-	fallbacks                 []string
-	errField                  string // non-empty: the option the error must name
-	comment                   string
+	primary                string
+	fallbacks              []string
+	errField               string // non-empty: the option the error must name
+	comment                string
 	// endpointSet and environmentSet send the option even when it is
 	// the empty string.
 	endpointSet, environmentSet bool
