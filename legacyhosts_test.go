@@ -60,6 +60,7 @@ var legacyHostCases = []endpointCase{
 	{id: "invalid-legacy-fallback-hosts-and-use-default", fallbackHosts: []string{"fb.example.com"}, useDefault: true, errField: fieldUseDefault},
 	{id: "invalid-legacy-fallback-hosts-empty-and-use-default", fallbackHosts: []string{}, useDefault: true, errField: fieldUseDefault},
 	{id: "invalid-legacy-resthost-fallback-hosts-and-use-default", restHost: "rest.example.com", fallbackHosts: []string{"fb.example.com"}, useDefault: true, errField: fieldUseDefault},
+	{id: "invalid-legacy-resthost-fallback-hosts-empty-and-use-default", restHost: "rest.example.com", fallbackHosts: []string{}, useDefault: true, errField: fieldUseDefault},
 	// The host rules apply to restHost and realtimeHost, both validated.
 	{id: "invalid-legacy-resthost-port", restHost: "rest.example.com:8080", errField: fieldRestHost},
 	{id: "invalid-legacy-resthost-url", restHost: "https://rest.example.com", errField: fieldRestHost},
