@@ -19,7 +19,7 @@ func SpreadRetryDelay(initial time.Duration, attempt int, spread, u float64) tim
 	if initial <= 0 {
 		return 0
 	}
-	return roundDuration(rtb1(float64(initial), BackoffCoefficient(attempt), clampUnit(spread)*clampUnit(u)))
+	return roundDuration(rtb1(float64(initial), clampUnit(spread)*clampUnit(u), BackoffCoefficient(attempt)))
 }
 
 // SpreadDelay is d × (1 − spread × u), rounded to the nearest nanosecond,

@@ -69,6 +69,13 @@ type HostFault struct {
 	// message with this status first (e.g. 503, which qualifies for a
 	// fallback host).
 	DisconnectStatus int
+	// Stall stalls every connection that reaches CONNECTED while it is
+	// set: right after CONNECTED (and Options.Message) the server stops
+	// sending and reading, without closing the socket, until the host
+	// goes down or the server closes (a half-open connection: RTN23a's
+	// idle timer is what notices). A long-poll session stalls as a whole:
+	// its polls and its close request are never answered.
+	Stall bool
 }
 
 // CheckFault is how the connectivity check answers: after Latency, "yes"

@@ -40,6 +40,15 @@ type ClientResult struct {
 	// Last is the client's last state change (why it is not connected,
 	// for one that is not).
 	Last runner.StateChange
+	// ConnectedAt is the time of the first CONNECTED (zero when none).
+	ConnectedAt time.Time
+	// Lost is the first change out of CONNECTED after the first
+	// CONNECTED (the zero StateChange while there is none); UPDATEs and
+	// the change of the fleet's own stop do not count.
+	Lost runner.StateChange
+	// Reconnected: CONNECTED again after Lost, at ReconnectedAt.
+	Reconnected   bool
+	ReconnectedAt time.Time
 }
 
 // Fleet is a set of runner-driven clients connected to a lab server.
@@ -51,6 +60,7 @@ type Fleet struct {
 	starts  []time.Time
 	results []ClientResult
 	first   []chan struct{} // closed at each client's first CONNECTED
+	again   []chan struct{} // closed at each client's CONNECTED after Lost
 	started chan struct{}   // closed when every client has been asked to connect
 	wg      sync.WaitGroup
 }
@@ -68,10 +78,11 @@ func StartFleet(ctx context.Context, s *Server, o FleetOptions) (*Fleet, error) 
 	client := &Client{Dial: s.DialContext}
 	ctx, cancel := context.WithCancel(ctx)
 	f := &Fleet{cancel: cancel, dialer: NewDialer(client), starts: make([]time.Time, o.Clients),
-		results: make([]ClientResult, o.Clients), first: make([]chan struct{}, o.Clients), started: make(chan struct{})}
+		results: make([]ClientResult, o.Clients), first: make([]chan struct{}, o.Clients),
+		again: make([]chan struct{}, o.Clients), started: make(chan struct{})}
 	check := func(ctx context.Context) bool { return client.CheckConnectivity(ctx, s.CheckURL()) }
 	for i := range o.Clients {
-		f.first[i] = make(chan struct{})
+		f.first[i], f.again[i] = make(chan struct{}), make(chan struct{})
 		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: f.dialer, CheckConnectivity: check,
 			CheckWebSocket: check, OnStateChange: func(c runner.StateChange) { f.change(i, c, o.OnChange) }})
 		if err != nil {
@@ -107,10 +118,16 @@ func (f *Fleet) change(i int, c runner.StateChange, on func(int, runner.StateCha
 	f.mu.Lock()
 	res := &f.results[i]
 	res.Last = c
-	if c.To == engine.Connected && !res.Connected {
+	switch {
+	case c.To == engine.Connected && !res.Connected:
 		res.Connected, res.Transport, res.Host = true, c.Transport, c.Host
-		res.TimeToConnect = c.At.Sub(f.starts[i])
+		res.TimeToConnect, res.ConnectedAt = c.At.Sub(f.starts[i]), c.At
 		close(f.first[i])
+	case res.Connected && res.Lost.To == engine.Initialized && c.From == engine.Connected && !c.Update && !c.Stopped:
+		res.Lost = c // engine.Initialized: the zero State, never a change's To
+	case res.Lost.To != engine.Initialized && !res.Reconnected && c.To == engine.Connected && !c.Update:
+		res.Reconnected, res.ReconnectedAt = true, c.At
+		close(f.again[i])
 	}
 	f.mu.Unlock()
 	if on != nil {
@@ -142,6 +159,27 @@ func (f *Fleet) WaitConnected(d time.Duration) []ClientResult {
 		select {
 		case <-ch:
 		case <-time.After(time.Until(deadline)):
+		}
+	}
+	return f.Results()
+}
+
+// WaitReconnected waits until every client has lost its first
+// connection and been CONNECTED again, or until d has passed since its
+// first CONNECTED (since its connect request, for one never connected),
+// and returns the results so far.
+func (f *Fleet) WaitReconnected(d time.Duration) []ClientResult {
+	<-f.started
+	for i, ch := range f.again {
+		f.mu.Lock()
+		from := f.results[i].ConnectedAt
+		if from.IsZero() {
+			from = f.starts[i]
+		}
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-time.After(time.Until(from.Add(d))):
 		}
 	}
 	return f.Results()

@@ -19,8 +19,11 @@ type report struct {
 // chanReporter is a Reporter that forwards to a channel.
 type chanReporter chan report
 
-func (c chanReporter) Viable()    { c <- report{kind: engine.EventTransportViable} }
-func (c chanReporter) Connected() { c <- report{kind: engine.EventTransportConnected} }
+func (c chanReporter) Viable() { c <- report{kind: engine.EventTransportViable} }
+func (c chanReporter) ConnectedWith(engine.Details, reconnect.Failure) {
+	c <- report{kind: engine.EventTransportConnected}
+}
+func (c chanReporter) Activity() {}
 func (c chanReporter) Failed(f reconnect.Failure) {
 	c <- report{engine.EventTransportFailed, f}
 }

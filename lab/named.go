@@ -63,6 +63,10 @@ var namedFaults = map[string]func(p FaultParams) (ProfileFaults, error){
 		h := HostFault{DropAfter: 2e9}
 		return ProfileFaults{Primary: h, Fallback: h}, nil
 	},
+	"stall": func(FaultParams) (ProfileFaults, error) {
+		h := HostFault{Stall: true}
+		return ProfileFaults{Primary: h, Fallback: h}, nil
+	},
 	"slow": func(FaultParams) (ProfileFaults, error) {
 		i := slices.IndexFunc(BuiltinProfiles(), func(p Profile) bool { return p.Name == "slow-mobile" })
 		return Faults(BuiltinProfiles()[i])
@@ -75,7 +79,9 @@ var namedFaults = map[string]func(p FaultParams) (ProfileFaults, error){
 // CONNECTED or, with p.AfterConnected, right after it), primary-down,
 // offline (every host down, the check says no), check-hangs (the primary
 // down and the check never answers), drop (connections dropped 2 s after
-// CONNECTED) and slow (the simulator's slow-mobile profile). p.Latency, if
+// CONNECTED), stall (every connection silent right after CONNECTED, its
+// socket left open: HostFault.Stall) and slow (the simulator's
+// slow-mobile profile). p.Latency, if
 // set, is added to every path that has no latency of its own.
 func NamedFault(name string, p FaultParams) (ProfileFaults, error) {
 	f := namedFaults[name]

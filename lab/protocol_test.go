@@ -10,7 +10,8 @@ import (
 // or to none, and a parsed message written back out parses the same.
 func FuzzParseMessage(f *testing.F) {
 	for _, s := range []string{"CONNECTED c1", "DISCONNECTED 503", "CLOSE", "CLOSED\n", "DISCONNECTED x",
-		"DISCONNECTED 1000", "CONNECTED", "", " CONNECTED  c2 ", "CLOSED extra", "MESSAGE hello", "MESSAGE", "MESSAGE  two words "} {
+		"DISCONNECTED 1000", "CONNECTED", "", " CONNECTED  c2 ", "CLOSED extra", "MESSAGE hello", "MESSAGE", "MESSAGE  two words ",
+		"CONNECTED c3 maxIdleInterval=500", "CONNECTED c3 maxIdleInterval=0", "CONNECTED c3 maxIdleInterval=x", "CONNECTED c3 other=1", "HEARTBEAT", "HEARTBEAT 1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -20,13 +21,16 @@ func FuzzParseMessage(f *testing.F) {
 		case "":
 			return
 		case msgConnected:
-			again = msgConnected + " " + m.id
+			if m.details.MaxIdleInterval < 0 || m.details.ConnectionStateTTL != 0 {
+				t.Fatalf("%q: details %+v", s, m.details)
+			}
+			again = connectedText(m.id, m.details)
 		case msgDisconnected:
 			if m.status < 0 || m.status > 999 {
 				t.Fatalf("%q: status %d out of range", s, m.status)
 			}
 			again = msgDisconnected + " " + strconv.Itoa(m.status)
-		case msgClose, msgClosed:
+		case msgClose, msgClosed, msgHeartbeat:
 			again = m.kind
 		case msgMessage:
 			if m.text == "" {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -42,6 +43,13 @@ type Options struct {
 	// can time the first message delivered, not only CONNECTED. It must
 	// be one line.
 	Message string
+	// MaxIdleInterval, if positive, is the maxIdleInterval every
+	// CONNECTED message carries in its connection details ("CONNECTED
+	// <id> maxIdleInterval=<ms>", RTN21, whole milliseconds, at least
+	// 1 ms), and the server then keeps a healthy connection from being
+	// idle that long: a HEARTBEAT message every MaxIdleInterval on a
+	// websocket, a long poll answered within MaxIdleInterval.
+	MaxIdleInterval time.Duration
 }
 
 // Server is the lab's loopback server: one 127.0.0.1 listener per host
@@ -93,6 +101,10 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.PollTimeout <= 0 {
 		opts.PollTimeout = 2 * time.Second
+	}
+	if opts.MaxIdleInterval > 0 {
+		opts.MaxIdleInterval = max(opts.MaxIdleInterval.Round(time.Millisecond), time.Millisecond)
+		opts.PollTimeout = min(opts.PollTimeout, opts.MaxIdleInterval)
 	}
 	s := &Server{opts: opts, hosts: map[string]*host{}, stop: make(chan struct{}),
 		r: rand.New(rand.NewPCG(opts.Seed, 0x1ab)), session: sessions{m: map[string]*session{}}}
@@ -253,7 +265,8 @@ func (s *Server) up(h *host) error {
 	if err != nil {
 		return fmt.Errorf("lab: host %s: %w", h.name, err)
 	}
-	srv := &http.Server{Handler: s.handler(h), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.handler(h), ReadHeaderTimeout: 10 * time.Second,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -310,7 +323,7 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 	}
 	l.h.conns[c] = struct{}{}
 	l.s.mu.Unlock()
-	return &trackedConn{Conn: c, s: l.s, h: l.h}, nil
+	return &trackedConn{Conn: c, s: l.s, h: l.h, gone: make(chan struct{})}, nil
 }
 
 type trackedConn struct {
@@ -318,6 +331,10 @@ type trackedConn struct {
 	s    *Server
 	h    *host
 	once sync.Once
+	// stalled: the server neither reads nor writes any more (a stall
+	// fault); gone is closed by Close.
+	stalled atomic.Bool
+	gone    chan struct{}
 }
 
 func (c *trackedConn) Close() error {
@@ -325,8 +342,58 @@ func (c *trackedConn) Close() error {
 		c.s.mu.Lock()
 		delete(c.h.conns, c.Conn)
 		c.s.mu.Unlock()
+		close(c.gone)
 	})
 	return c.Conn.Close()
+}
+
+// stall makes the connection stop reading and writing without closing
+// it: a read or write in progress or to come waits until the connection
+// is closed (by the server going down or closing). The socket stays open,
+// so the client sees no FIN and no RST, only silence.
+func (c *trackedConn) stall() {
+	c.stalled.Store(true)
+	_ = c.Conn.SetReadDeadline(time.Unix(1, 0)) // wakes a read in progress, which then waits
+}
+
+// Read reads, or waits for Close once the connection is stalled.
+func (c *trackedConn) Read(b []byte) (int, error) {
+	for {
+		if c.stalled.Load() {
+			<-c.gone
+			return 0, net.ErrClosed
+		}
+		n, err := c.Conn.Read(b)
+		var ne net.Error
+		if n == 0 && err != nil && c.stalled.Load() && errors.As(err, &ne) && ne.Timeout() {
+			continue // woken by stall
+		}
+		return n, err
+	}
+}
+
+// Write writes, or waits for Close once the connection is stalled.
+func (c *trackedConn) Write(b []byte) (int, error) {
+	if c.stalled.Load() {
+		<-c.gone
+		return 0, net.ErrClosed
+	}
+	return c.Conn.Write(b)
+}
+
+// connKey is the request context's key for the connection a request
+// arrived on (a *trackedConn).
+type connKey struct{}
+
+// stallConn stalls the connection request r arrived on and returns a
+// channel closed when that connection is closed.
+func stallConn(r *http.Request) <-chan struct{} {
+	c, ok := r.Context().Value(connKey{}).(*trackedConn)
+	if !ok {
+		return nil // not the server's own listener: waits for the server's stop
+	}
+	c.stall()
+	return c.gone
 }
 
 // Sockets returns how many TCP connections the realtime hosts (the check

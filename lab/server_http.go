@@ -11,13 +11,14 @@ import (
 
 // session is one HTTP long-poll connection.
 type session struct {
-	id     string
-	host   string
-	end    chan struct{} // closed when the session ends
-	once   sync.Once
-	status int  // DISCONNECTED status to deliver, if any
-	client bool // ended by the client's close
-	timer  *time.Timer
+	id      string
+	host    string
+	end     chan struct{} // closed when the session ends
+	once    sync.Once
+	status  int  // DISCONNECTED status to deliver, if any
+	client  bool // ended by the client's close
+	stalled bool // a stall fault: nothing is answered any more (set before the session is added)
+	timer   *time.Timer
 }
 
 // sessions is the server's live long-poll sessions.
@@ -80,7 +81,7 @@ func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	x := &session{id: id, host: h.name, end: make(chan struct{})}
+	x := &session{id: id, host: h.name, end: make(chan struct{}), stalled: hf.Stall}
 	s.session.add(x)
 	w.Header().Set(HeaderSession, id)
 	w.Header().Set("Content-Type", "text/plain")
@@ -103,11 +104,14 @@ func (s *Server) serveConnect(h *host, w http.ResponseWriter, r *http.Request) {
 		ev("closed")
 		return
 	}
-	_, _ = w.Write([]byte(msgConnected + " " + id + "\n"))
+	_, _ = w.Write([]byte(connectedText(id, s.details()) + "\n"))
 	if s.opts.Message != "" {
 		_, _ = w.Write([]byte(msgMessage + " " + s.opts.Message + "\n"))
 	}
 	ev("connected")
+	if x.stalled {
+		ev("stalled")
+	}
 	switch {
 	case f == fateKillAfter:
 		s.session.finish(x, 0, false)
@@ -133,6 +137,9 @@ func (s *Server) serveRecv(h *host, w http.ResponseWriter, r *http.Request) {
 	if x == nil {
 		http.Error(w, "no such session", http.StatusGone)
 		return
+	}
+	if x.stalled {
+		s.stallRequest(r)
 	}
 	t := time.NewTimer(s.opts.PollTimeout)
 	defer t.Stop()
@@ -166,6 +173,9 @@ func (s *Server) serveClose(h *host, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such session", http.StatusGone)
 		return
 	}
+	if x.stalled {
+		s.stallRequest(r)
+	}
 	if s.session.finish(x, 0, true) {
 		s.event(h, reconnect.HTTP, x.id, "closed", "")
 	}
@@ -174,4 +184,16 @@ func (s *Server) serveClose(h *host, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte(msgClosed + "\n"))
+}
+
+// stallRequest is a request of a stalled session: its connection stops
+// reading and writing, and the request is never answered; it ends (with
+// the connection dropped) when the host goes down or the server closes.
+func (s *Server) stallRequest(r *http.Request) {
+	gone := stallConn(r)
+	select {
+	case <-gone:
+	case <-s.stop:
+	}
+	panic(http.ErrAbortHandler)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // ServerEvent is one thing the server did or saw on one connection.
@@ -19,9 +20,9 @@ type ServerEvent struct {
 	Conn string
 	// What is one of: "request" (a connect request arrived), "rejected",
 	// "blackholed", "viable" (the handshake was answered), "killed" (closed
-	// by a kill fault), "connected" (CONNECTED sent), "dropped" (closed by
-	// DropAfter or a host going down), "closed" (the client closed it or
-	// went away).
+	// by a kill fault), "connected" (CONNECTED sent), "stalled" (silent
+	// from now, by a stall fault), "dropped" (closed by DropAfter or a
+	// host going down), "closed" (the client closed it or went away).
 	What string
 	// Mode is the connect request's mode.
 	Mode string
@@ -98,14 +99,28 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	defer func() { cancel(); _ = c.CloseNow(); <-readDone }()
-	// pause waits d; false means the connection ended meanwhile (and
-	// says how).
+	// pause waits d, sending a HEARTBEAT every maxIdleInterval once
+	// connected; false means the connection ended meanwhile (and says
+	// how).
+	connected := false
 	pause := func(d time.Duration) bool {
 		t := time.NewTimer(d)
 		defer t.Stop()
+		var beat <-chan time.Time
+		if mi := s.opts.MaxIdleInterval; mi > 0 && connected {
+			tk := time.NewTicker(mi)
+			defer tk.Stop()
+			beat = tk.C
+		}
+	again:
 		select {
 		case <-t.C:
 			return true
+		case <-beat:
+			if c.Write(cctx, websocket.MessageText, []byte(msgHeartbeat)) == nil {
+				goto again
+			}
+			ev("closed")
 		case <-closeAsked:
 			_ = c.Write(cctx, websocket.MessageText, []byte(msgClosed))
 			_ = c.Close(websocket.StatusNormalClosure, "")
@@ -120,13 +135,26 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 	if !pause(cd) {
 		return
 	}
-	if c.Write(cctx, websocket.MessageText, []byte(msgConnected+" "+id)) != nil {
+	if c.Write(cctx, websocket.MessageText, []byte(connectedText(id, s.details()))) != nil {
 		ev("closed")
 		return
 	}
 	ev("connected")
+	connected = true
 	if s.opts.Message != "" && c.Write(cctx, websocket.MessageText, []byte(msgMessage+" "+s.opts.Message)) != nil {
 		ev("closed")
+		return
+	}
+	if hf.Stall {
+		// Silence from now: the reading goroutine's read waits, and the
+		// socket stays open until the host goes down or the server
+		// closes (the deferred CloseNow then ends it).
+		gone := stallConn(r)
+		ev("stalled")
+		select {
+		case <-gone:
+		case <-s.stop:
+		}
 		return
 	}
 	if f == fateKillAfter {
@@ -144,6 +172,11 @@ func (s *Server) serveWS(h *host, w http.ResponseWriter, r *http.Request) {
 		_ = c.Write(cctx, websocket.MessageText, []byte(msgDisconnected+" "+strconv.Itoa(hf.DisconnectStatus)))
 	}
 	ev("dropped")
+}
+
+// details is the connection details every CONNECTED carries.
+func (s *Server) details() engine.Details {
+	return engine.Details{MaxIdleInterval: s.opts.MaxIdleInterval}
 }
 
 // handshake is the part of a connect request both transports share: it

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // DialFunc connects to "name:port"; Server.DialContext is one.
@@ -17,11 +18,14 @@ type DialFunc func(ctx context.Context, network, address string) (net.Conn, erro
 // Reporter receives one transport's events; it has the method set of the
 // runner's Reporter, whose documentation says when each is due. A lab
 // transport calls it from its own goroutine, one call at a time: Viable,
-// Connected, then at most one of Failed (before viable) or Closed (after
-// it); nothing after Close.
+// ConnectedWith (with the CONNECTED message's details), Activity for
+// every later message the server sends (a poll's answer included), then
+// at most one of Failed (before viable) or Closed (after it); nothing
+// after Close.
 type Reporter interface {
 	Viable()
-	Connected()
+	ConnectedWith(engine.Details, reconnect.Failure)
+	Activity()
 	Failed(reconnect.Failure)
 	Closed(reconnect.Failure)
 	Fatal(reconnect.Failure)
@@ -135,11 +139,21 @@ func (l *lifecycle) viable() {
 	}
 }
 
-func (l *lifecycle) connectedNow() {
+// connectedNow reports the CONNECTED message, with its details d. The
+// message itself is activity to the engine (RTN23a), so it is not
+// reported as Activity too: the runner would count it at its next sample.
+func (l *lifecycle) connectedNow(d engine.Details) {
 	if l.live() && !l.connected {
 		l.viable()
 		l.connected = true
-		l.rep.Connected()
+		l.rep.ConnectedWith(d, reconnect.Failure{})
+	}
+}
+
+// activity reports a message received after CONNECTED (RTN23a).
+func (l *lifecycle) activity() {
+	if l.live() && l.connected {
+		l.rep.Activity()
 	}
 }
 

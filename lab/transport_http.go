@@ -46,7 +46,7 @@ func (c *Client) openLongPoll(host string, m reconnect.Mode, rep Reporter) Conn 
 			case <-ctx.Done():
 			}
 		}()
-		f = pollLongPoll(ctx, hc, base+PathRecv+"?session="+id+c.query(), pollTimeout)
+		f = pollLongPoll(ctx, hc, base+PathRecv+"?session="+id+c.query(), pollTimeout, l.activity)
 		select {
 		case <-l.closeReq:
 			// The poll may end before the close request's answer is read.
@@ -104,14 +104,16 @@ func connectLongPoll(l *lifecycle, hc *http.Client, url string) (string, reconne
 	l.viable()
 	br := bufio.NewReader(io.LimitReader(resp.Body, 1<<10))
 	line, err := br.ReadString('\n')
-	if msg := parseMessage(line); err != nil || msg.kind != msgConnected {
+	msg := parseMessage(line)
+	if err != nil || msg.kind != msgConnected {
 		return "", reconnect.Failure{Kind: reconnect.FailureUnreachable}
 	}
-	l.connectedNow()
+	l.connectedNow(msg.details)
 	// The rest of the body: the application messages sent with CONNECTED.
 	for {
 		line, err := br.ReadString('\n')
 		if msg := parseMessage(line); msg.kind == msgMessage {
+			l.activity()
 			l.message(msg.text)
 		}
 		if err != nil {
@@ -120,8 +122,9 @@ func connectLongPoll(l *lifecycle, hc *http.Client, url string) (string, reconne
 	}
 }
 
-// pollLongPoll polls the session until it ends, and returns why.
-func pollLongPoll(ctx context.Context, hc *http.Client, url string, timeout time.Duration) reconnect.Failure {
+// pollLongPoll polls the session until it ends, and returns why; every
+// answer the server gives is activity.
+func pollLongPoll(ctx context.Context, hc *http.Client, url string, timeout time.Duration, activity func()) reconnect.Failure {
 	lost := reconnect.Failure{Kind: reconnect.FailureUnreachable}
 	for {
 		pctx, cancel := context.WithTimeout(ctx, timeout)
@@ -138,6 +141,9 @@ func pollLongPoll(ctx context.Context, hc *http.Client, url string, timeout time
 		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
 		resp.Body.Close()
 		cancel()
+		if err == nil {
+			activity()
+		}
 		switch {
 		case err != nil:
 			return lost

@@ -59,9 +59,13 @@ func readWebSocket(l *lifecycle, conn *websocket.Conn) reconnect.Failure {
 			}
 			return reconnect.Failure{Kind: reconnect.FailureUnreachable}
 		}
-		switch msg := parseMessage(string(data)); msg.kind {
+		msg := parseMessage(string(data))
+		if msg.kind != msgConnected {
+			l.activity() // anything from the server but CONNECTED itself
+		}
+		switch msg.kind {
 		case msgConnected:
-			l.connectedNow()
+			l.connectedNow(msg.details)
 		case msgMessage:
 			l.message(msg.text)
 		case msgDisconnected:

@@ -30,6 +30,7 @@ type core struct {
 	clock      *time.Timer // set for the earliest of timers
 	armed      time.Time   // when clock fires; zero when stopped or fired
 	activeID   engine.TransportID
+	live       sampler // the active transport's activity, for the idle timer (liveness.go)
 }
 
 type liveTransport struct {
@@ -123,9 +124,16 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 		}
 	case engine.ActionStartTimer:
 		c.timers = append(c.timers, liveTimer{id: a.Timer, kind: a.TimerKind, due: a.Due})
+		if a.TimerKind == engine.TimerIdle {
+			c.idleStarted(now, a.Due)
+		}
 	case engine.ActionCancelTimer:
 		if i := c.timerIndex(a.Timer); i >= 0 {
+			idle := c.timers[i].kind == engine.TimerIdle
 			c.removeTimer(i)
+			if idle {
+				c.idleStopped()
+			}
 		}
 	case engine.ActionCheckConnectivity:
 		c.out.checks = append(c.out.checks, check{kind: engine.EventConnectivity, id: a.Check})

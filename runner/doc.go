@@ -91,14 +91,28 @@
 //
 // A CONNECTED message whose details (ConnectedWith) carry a
 // maxIdleInterval m arms the engine's idle timer (RTN23a): a transport
-// that receives nothing for m + realtimeRequestTimeout is disconnected as
-// a drop with FailureTimeout and the connection reconnects (RTN15). The
-// transport calls Reporter.Activity for every message it receives; that
-// call only stores the time in an atomic integer of the transport's.
-// When the idle timer is due, the runner first feeds the engine that
-// time (engine.EventActivity with LastActivity) and then the timer, so
-// the engine runs once per idle limit, not once per message, and the
-// timer starts again from the last activity while messages come.
+// that receives nothing for D = m + realtimeRequestTimeout is
+// disconnected as a drop with FailureTimeout and the connection
+// reconnects (RTN15). The transport calls Reporter.Activity for every
+// message it receives; that call only raises a flag of the transport's
+// (one atomic load once it is raised: no clock read, no lock). While the
+// idle timer runs, the runner samples the active transport's flag every
+// δ = D/8 (at least 10 ms, at most D), lowering it, and keeps the time of
+// the last sample that found it raised: no earlier than the activity it
+// saw. When the idle timer is due, the runner samples once more, feeds
+// the engine that time (engine.EventActivity with LastActivity) and then
+// the timer, so the engine runs once per idle limit, not once per
+// message, and the timer starts again from the last activity seen while
+// messages come.
+//
+// The precision this gives: with the last message received at L, the
+// transport is disconnected no earlier than L + D, and by L + D + δ (a
+// message between two samples counts as received at the later one); a
+// transport that reports no activity at all is disconnected exactly D
+// after its CONNECTED message. For the defaults (maxIdleInterval 15 s,
+// realtimeRequestTimeout 10 s) D is 25 s and δ 3.125 s. The samples cost
+// one wake-up of the runner's timer per δ per connection while the idle
+// timer runs, and none without one.
 //
 // # Token renewal
 //

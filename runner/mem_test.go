@@ -61,6 +61,13 @@ func (t *memTransport) Close() {
 	t.d.logf("dispose T%d", t.req.ID)
 }
 
+// isClosed reports whether the runner closed t.
+func (t *memTransport) isClosed() bool {
+	t.d.mu.Lock()
+	defer t.d.mu.Unlock()
+	return t.closed
+}
+
 // transport returns transport id, or nil.
 func (d *memDialer) transport(id engine.TransportID) *memTransport {
 	d.mu.Lock()

@@ -3,7 +3,6 @@ package runner
 import (
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -61,22 +60,30 @@ func (rp Reporter) ConnectedWith(d engine.Details, f reconnect.Failure) {
 
 // Activity: the transport received something from the server (RTN23a:
 // any protocol message, or a ping frame where the SDK sees them, RTN23b).
-// Call it once per message, from the reading goroutine: it stores the
-// time in an atomic integer and does nothing else (no lock, no event, no
-// allocation: a few nanoseconds). The runner reads it only when the
-// engine's idle timer is due (see "Liveness" in the package doc), so a
-// transport that reports no activity is disconnected
-// maxIdleInterval + realtimeRequestTimeout after its CONNECTED message,
-// and reconnected (RTN15); without a maxIdleInterval in ConnectedWith's
-// details there is no idle timer and Activity changes nothing. Reports
-// through the Reporter of a transport the runner has given up are
-// ignored.
+// Call it once per message, from the reading goroutine: it raises a flag
+// of the transport's when it is down, and in the common case, the flag
+// already raised, it is one atomic load (no clock read, no lock, no
+// event, no allocation: about a nanosecond). While the engine's idle
+// timer runs, the runner samples the flag every sampling period δ (the
+// idle limit D = maxIdleInterval + realtimeRequestTimeout divided by 8,
+// at least 10 ms, at most D) and takes the time of the last sample that
+// found it raised as the last activity (see "Liveness" in the package
+// doc). So a transport whose last message came at L is disconnected no
+// earlier than L + D (never while messages come) and by L + D + δ, and
+// the connection reconnects (RTN15); one that reports no activity at all
+// is disconnected at D after its CONNECTED message. Without a
+// maxIdleInterval in ConnectedWith's details there is no idle timer and
+// Activity changes nothing. Reports through the Reporter of a transport
+// the runner has given up are ignored.
 func (rp Reporter) Activity() {
 	p := rp.p
-	if p == nil || p.state.Load()&idMask != stateFor(rp.id) {
+	if p == nil || p.heard.Load() != 0 {
 		return
 	}
-	p.activity.Store(int64(time.Since(p.r.set.base)) + 1)
+	if p.state.Load()&idMask != stateFor(rp.id) {
+		return
+	}
+	p.heard.Store(1)
 }
 
 // Details: the transport received another CONNECTED protocol message
@@ -156,10 +163,10 @@ type reporter struct {
 	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
 	nEarly uint8
 	earlyF reconnect.Failure // the failure of the held report that ends
-	// activity is when the transport last received something: the
-	// runner's clock (settings.base) plus activity-1 nanoseconds; 0 for
-	// never. Stored by Activity, read when the idle timer fires.
-	activity atomic.Int64
+	// heard is 1 once the transport received something since the
+	// runner's last sample of it (Activity raises it, the runner lowers
+	// it: liveness.go), 0 otherwise.
+	heard atomic.Uint32
 	// connD and connF: the details and error of the CONNECTED report
 	// while it is held back.
 	connD engine.Details
@@ -189,7 +196,7 @@ func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
 	p.t, p.nEarly, p.earlyF = nil, 0, reconnect.Failure{}
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
-	p.activity.Store(0)
+	p.heard.Store(0)
 	p.state.Store(stateFor(id))
 }
 

@@ -104,7 +104,6 @@ type Runner struct {
 // without a lock.
 type settings struct {
 	ctx      context.Context
-	base     time.Time       // the clock's origin for Reporter.Activity: New's time, with its monotonic reading
 	openCtx  context.Context // Open's: done once the stop has closed the transports
 	openEnd  context.CancelFunc
 	timeouts reconnect.Timeouts
@@ -157,7 +156,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{done: make(chan struct{})}
-	r.set = settings{ctx: ctx, base: time.Now(), timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
+	r.set = settings{ctx: ctx, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
 		checkWS: o.CheckWebSocket, renew: o.RenewToken, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline,
 		effectsFn: r.runEffects, openFn: r.openNext}
 	if r.set.checkWS == nil { // never called: the policy asks for no websocket check

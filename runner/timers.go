@@ -12,19 +12,23 @@ import (
 // earliest first (ties in the order the engine started them). A timer
 // that has fired is finished: it leaves core.timers before the engine
 // hears of it; a cancelled one is dropped without touching the clock
-// (see rearm).
+// (see rearm). While the idle timer runs, the same clock also serves
+// the samples of the active transport's activity (liveness.go).
 
-// rearm makes sure c.clock fires no later than the earliest live timer;
-// now is the time, or zero to read the clock if needed. It only ever
-// brings the clock forward: a clock set for a timer since cancelled or
-// fired late fires early, finds nothing due and is set again, which costs
-// one wake-up instead of a Reset or Stop at every step.
+// rearm makes sure c.clock fires no later than the earliest live timer
+// or the next activity sample (liveness.go); now is the time, or zero to
+// read the clock if needed. It only ever brings the clock forward: a clock
+// set for a timer since cancelled or fired late fires early, finds nothing
+// due and is set again, which costs one wake-up instead of a Reset or Stop
+// at every step.
 func (c *core) rearm(now time.Time) {
-	i := c.earliest()
-	if i < 0 {
+	due := c.live.at
+	if i := c.earliest(); i >= 0 && (due.IsZero() || c.timers[i].due.Before(due)) {
+		due = c.timers[i].due
+	}
+	if due.IsZero() {
 		return
 	}
-	due := c.timers[i].due
 	if !c.armed.IsZero() && !due.Before(c.armed) {
 		return
 	}
@@ -45,6 +49,7 @@ func (c *core) stopClock() {
 		c.clock.Stop()
 	}
 	c.armed = time.Time{}
+	c.live.at = time.Time{}
 }
 
 // timersDue runs when the core's clock fires, on the timer's goroutine: it
@@ -59,12 +64,17 @@ func (r *Runner) timersDue() {
 	r.turn(ownCaller)
 }
 
-// fireDue feeds the engine every timer due by now, earliest first.
+// fireDue feeds the engine every timer due by now, earliest first, and
+// takes the activity samples due meanwhile (liveness.go).
 func (c *core) fireDue() {
 	c.armed = time.Time{} // the clock has fired
 	for {
 		now := time.Now()
 		i := c.earliest()
+		if c.sampleDue(now, i) {
+			c.sample(now)
+			continue
+		}
 		if i < 0 || c.timers[i].due.After(now) {
 			c.rearm(now)
 			return
@@ -72,23 +82,10 @@ func (c *core) fireDue() {
 		id, kind := c.timers[i].id, c.timers[i].kind
 		c.removeTimer(i)
 		if kind == engine.TimerIdle {
-			c.lastActivity(now)
+			c.fireIdle(id)
+			continue
 		}
 		c.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
-	}
-}
-
-// lastActivity feeds the engine the active transport's last activity,
-// which Reporter.Activity stored, just before the idle timer it decides
-// by (RTN23a; the engine's "activity at=" before "timer idle").
-func (c *core) lastActivity(now time.Time) {
-	lt := c.transport(c.activeID)
-	if lt == nil {
-		return
-	}
-	if ns := lt.rep.activity.Load(); ns > 0 {
-		at := c.r.set.base.Add(time.Duration(ns - 1))
-		c.step(now, engine.Event{Kind: engine.EventActivity, Transport: lt.id, LastActivity: at})
 	}
 }
 

@@ -44,51 +44,19 @@ BENCHTIME=${BENCHTIME:-100ms}
 THRESHOLD=${THRESHOLD:-15}
 pattern="^Benchmark(${BENCH})\$"
 
+prog=benchcmp
 root=$(cd "$(dirname "$0")/.." && git rev-parse --show-toplevel)
 cd "$root"
-base_sha=$(git rev-parse --verify --quiet "${BASE}^{commit}") || {
-	echo "benchcmp: $BASE is not a commit of this repository (a shallow clone? fetch the full history)" >&2
-	exit 2
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchcmp.XXXXXX")
-cleanup() {
-	git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
-	git -C "$root" worktree prune >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-git worktree add --quiet --detach "$tmp/base" "$base_sha"
+. "$root/scripts/lib/basebuild.sh"
+basebuild_resolve "$BASE"
+basebuild_checkout
 echo "base:    $BASE ($(git log -1 --format='%h %s' "$base_sha" | cut -c1-72))"
-echo "current: $(git log -1 --format='%h' HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' + uncommitted changes') in $root"
+echo "current: $(basebuild_current) in $root"
 echo "$(go env GOVERSION), $(nproc 2>/dev/null || echo '?') CPUs, pattern $pattern, $COUNT rounds, -benchtime $BENCHTIME, threshold $THRESHOLD%"
 
-# build TREE NAME: a test binary for every package of TREE's module whose
-# tests declare a benchmark matching the pattern. Lists "dir binary" lines in
-# $tmp/NAME.bins.
-build() {
-	local tree=$1 name=$2 dir pkg bin i=0
-	: >"$tmp/$name.bins"
-	while IFS= read -r dir; do
-		if ! grep -Eqs "^func Benchmark(${BENCH})\(" "$dir"/*_test.go; then
-			continue
-		fi
-		i=$((i + 1))
-		bin="$tmp/$name.$i.test"
-		pkg=$(cd "$dir" && go list .)
-		(cd "$dir" && go test -c -o "$bin" .) || {
-			echo "benchcmp: building the tests of $pkg in $name failed" >&2
-			exit 2
-		}
-		echo "$dir $bin" >>"$tmp/$name.bins"
-		echo "  $name: $pkg"
-	done < <(cd "$tree" && go list -f '{{.Dir}}' ./...)
-}
 echo "building the test binaries"
-build "$tmp/base" base
-build "$root" head
+basebuild_bins "$tmp/base" base "$BENCH" list
+basebuild_bins "$root" head "$BENCH" list
 
 # run NAME PATTERN: every binary of NAME once, from its package directory,
 # appended to $tmp/NAME.txt.

@@ -42,8 +42,10 @@ BENCH=${BENCH:-'RetryDelay=4000000 BackoffNextNilSource=2000000 DecidePending=40
 THRESHOLD=${THRESHOLD:-3}
 REPEAT=${REPEAT:-2}
 
+prog=instrcmp
 root=$(cd "$(dirname "$0")/.." && git rev-parse --show-toplevel)
 cd "$root"
+. "$root/scripts/lib/basebuild.sh"
 command -v valgrind >/dev/null || { echo "instrcmp: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 
 if [ $# -eq 1 ]; then
@@ -55,46 +57,28 @@ else
 	BASE=$(sed -E 's/.*\bcommit ([0-9a-f]{7,40})\b.*/\1/' <<<"$release")
 	label="$(sed -E 's/^## (v[0-9]+\.[0-9]+\.[0-9]+).*/\1/' <<<"$release") ($BASE)"
 fi
-base_sha=$(git rev-parse --verify --quiet "${BASE}^{commit}") || {
-	echo "instrcmp: $BASE is not a commit of this repository (a shallow clone? fetch the full history)" >&2
-	exit 2
-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/instrcmp.XXXXXX")
-cleanup() {
-	git -C "$root" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
-	git -C "$root" worktree prune >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-git worktree add --quiet --detach "$tmp/base" "$base_sha"
+basebuild_resolve "$BASE"
+basebuild_checkout
 echo "base:    $label: $(git log -1 --format='%h %s' "$base_sha" | cut -c1-72)"
-echo "current: $(git log -1 --format='%h' HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' + uncommitted changes')"
+echo "current: $(basebuild_current)"
 echo "$(go env GOVERSION), $(valgrind --version), threshold +$THRESHOLD %, least of $REPEAT runs per count"
 
 names=()
 for pair in $BENCH; do names+=("${pair%%=*}"); done
 alternation=$(IFS='|'; echo "${names[*]}")
 
-# build TREE NAME: a test binary for every package of TREE whose tests
-# declare one of the benchmarks; "benchmark dir binary" lines in
-# $tmp/NAME.bins.
+# build TREE NAME: the test binaries of TREE's packages whose tests
+# declare one of the benchmarks (scripts/lib/basebuild.sh); "benchmark dir
+# binary" lines in $tmp/NAME.bins.
 build() {
-	local tree=$1 name=$2 dir bin i=0 b
-	: >"$tmp/$name.bins"
-	while IFS= read -r dir; do
-		found=$(grep -Ehos "^func Benchmark(${alternation})\(" "$dir"/*_test.go | sed -E 's/^func Benchmark([A-Za-z0-9_]+)\(/\1/' || true)
-		[ -n "$found" ] || continue
-		i=$((i + 1))
-		bin="$tmp/$name.$i.test"
-		(cd "$dir" && go test -c -o "$bin" .) || {
-			echo "instrcmp: building the tests of $dir in $name failed" >&2
-			exit 2
-		}
-		for b in $found; do echo "$b $dir $bin" >>"$tmp/$name.bins"; done
-	done < <(cd "$tree" && go list -f '{{.Dir}}' ./...)
+	local tree=$1 name=$2 dir bin b
+	basebuild_bins "$tree" "$name" "$alternation"
+	while read -r dir bin; do
+		for b in $(grep -Ehos "^func Benchmark(${alternation})\(" "$dir"/*_test.go | sed -E 's/^func Benchmark([A-Za-z0-9_]+)\(/\1/'); do
+			echo "$b $dir $bin"
+		done
+	done <"$tmp/$name.bins" >"$tmp/$name.benchmarks"
+	mv "$tmp/$name.benchmarks" "$tmp/$name.bins"
 }
 echo "building the test binaries"
 build "$tmp/base" base

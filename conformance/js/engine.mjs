@@ -496,8 +496,8 @@ export class Engine {
     if (!t) return;
     if (f && f.kind === "token" && (this.state === "connecting" || (this.state === "connected" && t.status === "active"))) return this.onTokenError(t, f);
     if (t.status === "active") {
-      this.bgCheck = 0; // a drop of the active transport ends the background check
       if (this.state === "closing") {
+        this.bgCheck = 0; // a drop while CLOSING ends the background check too
         this.disposeAll();
         this.cancelAttemptTimers();
         this.cancelTimer("close");
@@ -512,6 +512,7 @@ export class Engine {
 
   // Block 10: the active transport drops while CONNECTED.
   drop(t, f) {
+    this.bgCheck = 0; // a drop of the active transport ends the background check, whatever lost it
     if (t.kind === "websocket" && !this.wc && this.both) this.countFlap();
     this.disposeAll();
     this.cancelAttemptTimers();

@@ -11,9 +11,14 @@
 //	go run ./client -blackhole-websocket # websockets never answered: long-poll once the short-circuit timer (2 s) fires
 //	go run ./client -primary-down        # the primary host refuses: a websocket to the fallback host
 //	go run ./client -drop                # every connection dropped after CONNECTED: it reconnects and delivers again
+//	go run ./client -stall               # the first connection goes silent after CONNECTED: the idle timer drops it, it reconnects
+//	go run ./client -token-error         # the token expires while connected: one renewal, an immediate reconnect
 //
-// The faults combine; -inline runs the SDK with runner.Options.Inline, -v
-// logs how each transport ended.
+// The server sends a maxIdleInterval (-max-idle) in CONNECTED and
+// HEARTBEATs that often; -realtime-request-timeout shortens the idle
+// limit (maxIdleInterval + realtimeRequestTimeout) for -stall. The faults
+// combine; -inline runs the SDK with runner.Options.Inline, -v logs how
+// each transport ended.
 package main
 
 import (
@@ -23,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
@@ -46,6 +52,10 @@ func main() {
 	blackhole := flag.Bool("blackhole-websocket", false, "never answer websocket requests, as a proxy that swallows them does")
 	primaryDown := flag.Bool("primary-down", false, "the primary host refuses connections (its listener is closed)")
 	drop := flag.Bool("drop", false, "drop every connection once a message has come through, and expect a reconnect")
+	stall := flag.Bool("stall", false, "the first connection goes silent after CONNECTED (socket left open): expect the idle timer to drop it and a reconnect")
+	tokenErr := flag.Bool("token-error", false, "expire the token once a message has come through: expect one renewal and an immediate reconnect")
+	maxIdle := flag.Duration("max-idle", 500*time.Millisecond, "the maxIdleInterval the server sends in CONNECTED (0: none)")
+	requestTimeout := flag.Duration("realtime-request-timeout", 10*time.Second, "the SDK's realtimeRequestTimeout")
 	inline := flag.Bool("inline", false, "runner.Options.Inline: the runner calls the SDK's code inside its calls")
 	deadline := flag.Duration("deadline", 20*time.Second, "give up, and exit 1, after this long")
 	verbose := flag.Bool("v", false, "log how each transport ended, too")
@@ -56,7 +66,12 @@ func main() {
 		level = slog.LevelDebug
 	}
 	lg := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	f := faults{reject: *reject, blackhole: *blackhole, primaryDown: *primaryDown, drop: *drop}
+	f := faults{reject: *reject, blackhole: *blackhole, primaryDown: *primaryDown, drop: *drop, stall: *stall, tokenError: *tokenErr,
+		maxIdle: *maxIdle, requestTimeout: *requestTimeout}
+	if f.stall && f.maxIdle <= 0 {
+		fmt.Fprintln(os.Stderr, "FAIL: -stall needs -max-idle: without a maxIdleInterval nothing notices a stall")
+		os.Exit(2)
+	}
 	start := time.Now()
 	if err := run(f, *inline, *deadline, lg); err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
@@ -64,15 +79,25 @@ func main() {
 	}
 	want := f.expect()
 	again := ""
+	if *stall {
+		again += ", stalled, dropped by the idle timer, reconnected and delivered"
+	}
 	if *drop {
-		again = ", dropped, reconnected and delivered again"
+		again += ", dropped, reconnected and delivered again"
+	}
+	if *tokenErr {
+		again += ", token expired, renewed once, reconnected and delivered again"
 	}
 	fmt.Printf("ok: connected over %v, a message delivered over %v%s, closed cleanly, in %v\n",
 		want.connected, want.delivered, again, time.Since(start).Round(time.Millisecond))
 }
 
-// faults are the faults of one run.
-type faults struct{ reject, blackhole, primaryDown, drop bool }
+// faults are the faults of one run, and the server's maxIdleInterval and
+// the SDK's realtimeRequestTimeout.
+type faults struct {
+	reject, blackhole, primaryDown, drop, stall, tokenError bool
+	maxIdle, requestTimeout                                 time.Duration
+}
 
 // route is a transport to a host.
 type route struct {
@@ -110,10 +135,11 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 
-	srv := &server.Server{}
+	srv := &server.Server{MaxIdleInterval: f.maxIdle}
 	defer srv.Close()
 	srv.RejectWebSocket.Store(f.reject)
 	srv.BlackholeWebSocket.Store(f.blackhole)
+	srv.Stall.Store(f.stall)
 	primary, downPrimary, err := srv.Listen()
 	if err != nil {
 		return err
@@ -127,6 +153,7 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 	}
 	addrs := map[string]string{primaryHost: primary, fallbackHost: fallback, checkHost: fallback}
 
+	var renewals atomic.Int64
 	changes := make(chan runner.StateChange, runner.MaxQueuedChanges)
 	msgs := make(chan sdk.Message, 64)
 	c, err := sdk.New(sdk.Options{
@@ -140,14 +167,45 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		OnMessage:     func(m sdk.Message) { trySend(msgs, m) },
 		OnStateChange: func(ch runner.StateChange) { trySend(changes, ch) },
 		Inline:        inline,
+		// The token: here the server's own; your SDK's comes from your
+		// auth server (an authUrl, an authCallback), and so does a new one.
+		Token: srv.Token(),
+		RenewToken: func(context.Context) (string, error) {
+			renewals.Add(1)
+			return srv.Token(), nil
+		},
+		RealtimeRequestTimeout: f.requestTimeout,
 	})
 	if err != nil {
 		return err
 	}
 	want := f.expect()
 	c.Connect()
+	if f.stall {
+		if err := detectStall(ctx, srv, changes, want, f, lg); err != nil {
+			return err
+		}
+	}
 	if err := deliver(ctx, c, changes, msgs, want, "hello", lg); err != nil {
 		return err
+	}
+	if f.tokenError {
+		lg.Info("server: expiring every token", "told", srv.ExpireTokens())
+		expired := time.Now()
+		ch, err := await(ctx, changes, engine.Disconnected)
+		if err != nil {
+			return err
+		}
+		if ch.Failure.Kind != reconnect.FailureToken {
+			return fmt.Errorf("DISCONNECTED with %v, want a token error", ch.Failure)
+		}
+		if err := deliver(ctx, c, changes, msgs, want, "hello after the renewal", lg); err != nil {
+			return fmt.Errorf("after the token error: %w", err)
+		}
+		if n := renewals.Load(); n != 1 {
+			return fmt.Errorf("%d token renewals, want 1 (RTN15h)", n)
+		}
+		lg.Info("renewed once and delivered again", "after", time.Since(expired).Round(time.Millisecond))
 	}
 	if f.drop {
 		lg.Info("server: dropping every connection", "dropped", srv.DropAll())
@@ -163,6 +221,39 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		}
 	}
 	return c.Close(ctx)
+}
+
+// detectStall waits for CONNECTED over want.connected on a connection the
+// server has stalled, then for the idle timer to drop it: DISCONNECTED
+// with a timeout, no earlier than maxIdleInterval +
+// realtimeRequestTimeout after CONNECTED (its last message) and no later
+// than that plus the runner's sampling period (runner.IdleSamplePeriod)
+// and a second of slack for a busy machine. It then lifts the stall, so
+// that the reconnection is served.
+func detectStall(ctx context.Context, srv *server.Server, changes <-chan runner.StateChange, want expected, f faults, lg *slog.Logger) error {
+	ch, err := await(ctx, changes, engine.Connected)
+	if err != nil {
+		return err
+	}
+	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
+	}
+	connected := ch.At
+	lost, err := await(ctx, changes, engine.Disconnected)
+	if err != nil {
+		return err
+	}
+	limit := f.maxIdle + f.requestTimeout
+	took := lost.At.Sub(connected)
+	switch {
+	case lost.Reason != engine.ReasonDropped || lost.Failure.Kind != reconnect.FailureTimeout:
+		return fmt.Errorf("the stalled connection ended by %v %v, want the idle timer's drop (a timeout)", lost.Reason, lost.Failure)
+	case took < limit || took > limit+runner.IdleSamplePeriod(limit)+time.Second:
+		return fmt.Errorf("the stall was detected %v after CONNECTED, want %v to %v", took, limit, limit+runner.IdleSamplePeriod(limit))
+	}
+	lg.Info("stall detected by the idle timer", "after", took.Round(time.Millisecond), "limit", limit)
+	srv.Stall.Store(false)
+	return nil
 }
 
 // deliver waits for CONNECTED over want.connected, then publishes data,

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -41,6 +43,20 @@ type Options struct {
 	// OnStateChange, if not nil, receives every state change after it is
 	// logged, on a goroutine of the runner's.
 	OnStateChange func(runner.StateChange)
+	// Token is the token the connect requests carry (query "token"), and
+	// RenewToken, if not nil, obtains a new one after a token error
+	// (RTN14b, RTN15h): the runner calls it once, on a goroutine of its
+	// own, bounded by realtimeRequestTimeout, and connects again at once
+	// with the token it returned. An error fails the renewal (a
+	// *runner.StatusError with Status 403 makes the connection FAILED,
+	// RSA4d). Without RenewToken a token error makes the connection
+	// FAILED (RTN15h1).
+	Token      string
+	RenewToken func(ctx context.Context) (string, error)
+	// RealtimeRequestTimeout is realtimeRequestTimeout (TO3l11): how long
+	// a transport may take to connect, and what the idle timer adds to
+	// the server's maxIdleInterval (RTN23a); 0 means the spec's 10 s.
+	RealtimeRequestTimeout time.Duration
 	// Inline sets runner.Options.Inline: this package's code keeps its
 	// three promises (no lock held across a call into the runner, a Close
 	// that waits for nothing, an Open that returns at once); OnMessage and
@@ -80,6 +96,17 @@ type shared struct {
 	wg        sync.WaitGroup // every goroutine of every transport
 	// serverClosed: a transport received the server's CLOSED.
 	serverClosed atomic.Bool
+	// token is the token the next connect requests carry.
+	token atomic.Pointer[string]
+}
+
+// tokenQuery is the query parameter carrying the token, "&token=…", or
+// "" without one.
+func (sh *shared) tokenQuery() string {
+	if p := sh.token.Load(); p != nil && *p != "" {
+		return "&token=" + url.QueryEscape(*p)
+	}
+	return ""
 }
 
 // New returns a Client in state INITIALIZED; call Connect to connect. It
@@ -96,14 +123,32 @@ func New(o Options) (*Client, error) {
 		lg = slog.Default()
 	}
 	c := &Client{sh: &shared{log: lg, onMessage: o.OnMessage}, changed: make(chan struct{})}
+	c.sh.token.Store(&o.Token)
 	d := newDialer(o.Resolve, c.sh)
 	check := &http.Client{Transport: &http.Transport{DialContext: d.dialContext}}
 	c.idle = []*http.Client{check, d.ws}
 
 	cfg := engine.Defaults() // the spec's timings; no host of anyone else's
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: o.Endpoint, FallbackHosts: o.FallbackHosts}
+	if o.RealtimeRequestTimeout != 0 {
+		cfg.Timeouts.RealtimeRequest = o.RealtimeRequestTimeout // runner.New checks it
+	}
+	var renew func(context.Context) error
+	if o.RenewToken != nil {
+		renew = func(ctx context.Context) error {
+			tok, err := o.RenewToken(ctx)
+			if err != nil {
+				lg.Warn("token renewal failed", "error", err)
+				return err
+			}
+			c.sh.token.Store(&tok) // the next transports carry it
+			lg.Info("token renewed")
+			return nil
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r, err := runner.New(ctx, runner.Options{
+		RenewToken:        renew,
 		Config:            cfg,
 		Dialer:            d,
 		CheckConnectivity: runner.HTTPConnectivityCheck(check, o.ConnectivityCheckURL),
@@ -208,12 +253,12 @@ func (c *Client) noteChange(ch runner.StateChange) {
 	c.changed = make(chan struct{})
 }
 
-// logChange logs one state change. A change from a state to itself is an
-// UPDATE (RTN4h); the runner reports none today (an upgrade from HTTP to
-// websocket changes no state), so it shows only if a later runner does.
+// logChange logs one state change. An UPDATE (RTN4h: no change of
+// state; the upgrade websocket taking over from HTTP, say) is logged as
+// "update".
 func (c *Client) logChange(ch runner.StateChange) {
 	msg, level := "state", slog.LevelInfo
-	if ch.From == ch.To {
+	if ch.Update {
 		msg = "update"
 	}
 	attrs := []any{"from", ch.From, "to", ch.To, "reason", ch.Reason}

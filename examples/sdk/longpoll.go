@@ -45,7 +45,7 @@ func newLongPoll(c *conn, dial func(context.Context, string, string) (net.Conn, 
 func (t *longPoll) run() {
 	defer t.sh.wg.Done()
 	defer t.tr.CloseIdleConnections()
-	resp, err := t.do(http.MethodGet, protocol.PathConnect+"?mode="+t.req.Mode.String(), "", 0)
+	resp, err := t.do(http.MethodGet, protocol.PathConnect+"?mode="+t.req.Mode.String()+t.sh.tokenQuery(), "", 0)
 	if err != nil || resp.StatusCode/100 != 2 {
 		t.end(runner.Classify(err, resp)) // before Viable: Failed
 		closeBody(resp)
@@ -71,6 +71,9 @@ func (t *longPoll) run() {
 			return
 		case resp.StatusCode == http.StatusNoContent:
 			closeBody(resp) // nothing this time: poll again
+			if t.ctx.Err() == nil {
+				t.rep.Activity() // the server answered: the transport is alive
+			}
 		case resp.StatusCode == http.StatusOK:
 			if t.read(resp) {
 				return

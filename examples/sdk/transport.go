@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/examples/protocol"
 	"github.com/reconnect-go/reconnect/runner"
 )
@@ -13,7 +14,8 @@ import (
 // its own, so that a test can stand in for the runner.
 type reporter interface {
 	Viable()
-	Connected()
+	ConnectedWith(engine.Details, reconnect.Failure)
+	Activity()
 	Failed(reconnect.Failure)
 	Closed(reconnect.Failure)
 	Fatal(reconnect.Failure)
@@ -77,13 +79,21 @@ func (t *conn) end(f reconnect.Failure) {
 }
 
 // handle acts on one protocol message, as every transport does, and
-// reports whether it ended the transport.
+// reports whether it ended the transport. CONNECTED is reported with its
+// connection details (the server's maxIdleInterval, RTN21), every other
+// message as activity (RTN23a: one call per message, about a nanosecond),
+// which keeps the runner's idle timer from dropping the transport.
 func (t *conn) handle(m protocol.Msg) (ended bool) {
+	if m.Kind != protocol.Connected && t.ctx.Err() == nil {
+		t.rep.Activity()
+	}
 	switch m.Kind {
 	case protocol.Connected:
 		t.reportViable() // a transport that skipped Viable counts as viable first
 		if t.ctx.Err() == nil {
-			t.rep.Connected()
+			// The message counts as activity itself (the engine takes it
+			// at its own time), so no Activity for it.
+			t.rep.ConnectedWith(engine.Details{MaxIdleInterval: m.MaxIdleInterval}, reconnect.Failure{})
 		}
 	case protocol.Message:
 		if t.sh.onMessage != nil && t.ctx.Err() == nil {
@@ -94,6 +104,12 @@ func (t *conn) handle(m protocol.Msg) (ended bool) {
 		t.end(reconnect.Failure{})
 		return true
 	case protocol.Disconnected:
+		if m.IsTokenError() {
+			// The runner asks Options.RenewToken for a new token, then
+			// connects again at once (RTN14b, RTN15h).
+			t.end(reconnect.Failure{Kind: reconnect.FailureToken, Status: m.Status})
+			return true
+		}
 		t.end(reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: m.Status})
 		return true
 	case protocol.Error:

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/examples/protocol"
 	"github.com/reconnect-go/reconnect/examples/server"
 	"github.com/reconnect-go/reconnect/runner"
@@ -21,30 +23,52 @@ import (
 
 // report is one report a transport made.
 type report struct {
-	kind string // viable, connected, failed, closed, fatal
-	f    reconnect.Failure
+	kind    string // viable, connected, failed, closed, fatal
+	f       reconnect.Failure
+	maxIdle time.Duration // connected's maxIdleInterval
 }
+
+// activityRecorder is a recorder that counts the Activity reports.
+type activityRecorder struct {
+	recorder
+	n *atomic.Int64
+}
+
+func (r activityRecorder) Activity() { r.n.Add(1) }
 
 // recorder is a reporter that records every report.
 type recorder chan report
 
-func (r recorder) Viable()                    { r <- report{"viable", reconnect.Failure{}} }
-func (r recorder) Connected()                 { r <- report{"connected", reconnect.Failure{}} }
-func (r recorder) Failed(f reconnect.Failure) { r <- report{"failed", f} }
-func (r recorder) Closed(f reconnect.Failure) { r <- report{"closed", f} }
-func (r recorder) Fatal(f reconnect.Failure)  { r <- report{"fatal", f} }
+func (r recorder) Viable() { r <- report{kind: "viable"} }
+func (r recorder) ConnectedWith(d engine.Details, _ reconnect.Failure) {
+	r <- report{kind: "connected", maxIdle: d.MaxIdleInterval}
+}
+func (r recorder) Activity()                  {} // counted by activityRecorder
+func (r recorder) Failed(f reconnect.Failure) { r <- report{kind: "failed", f: f} }
+func (r recorder) Closed(f reconnect.Failure) { r <- report{kind: "closed", f: f} }
+func (r recorder) Fatal(f reconnect.Failure)  { r <- report{kind: "fatal", f: f} }
 
 // open opens a transport of kind k to host, every host name resolving to
 // addr but "unknown.test", and returns it, its reports and a function that
 // waits for its goroutines.
 func open(t *testing.T, k reconnect.Transport, host, addr string) (runner.Transport, recorder, func()) {
 	t.Helper()
-	sh := &shared{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	d := newDialer(func(h string) (string, bool) { return addr, h != "unknown.test" }, sh)
 	rec := make(recorder, 8)
-	tr := d.open(runner.OpenRequest{ID: 1, Kind: k, Host: host}, rec)
+	tr, wait := openWith(t, k, host, addr, rec)
+	return tr, rec, wait
+}
+
+// openWith is open reporting to rep, with the example server's first
+// token.
+func openWith(t *testing.T, k reconnect.Transport, host, addr string, rep reporter) (runner.Transport, func()) {
+	t.Helper()
+	sh := &shared{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	tok := "tok-0"
+	sh.token.Store(&tok)
+	d := newDialer(func(h string) (string, bool) { return addr, h != "unknown.test" }, sh)
+	tr := d.open(runner.OpenRequest{ID: 1, Kind: k, Host: host}, rep)
 	t.Cleanup(tr.Close)
-	return tr, rec, sh.wg.Wait
+	return tr, sh.wg.Wait
 }
 
 // want checks the next reports.
@@ -54,7 +78,7 @@ func want(t *testing.T, rec recorder, reports ...report) {
 		select {
 		case r := <-rec:
 			if r != w {
-				t.Fatalf("reported %s %v, want %s %v", r.kind, r.f, w.kind, w.f)
+				t.Fatalf("reported %s %v %v, want %s %v %v", r.kind, r.f, r.maxIdle, w.kind, w.f, w.maxIdle)
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("no report; want %s %v", w.kind, w.f)
@@ -121,7 +145,7 @@ func TestTransportsFailBeforeViable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, rec, wait := open(t, tc.kind, tc.host, tc.addr)
-			want(t, rec, report{"failed", tc.want})
+			want(t, rec, report{"failed", tc.want, 0})
 			wait()
 		})
 	}
@@ -157,9 +181,9 @@ func TestTransportsCloseAfterViable(t *testing.T) {
 		send string // what the server sends before it closes the socket
 		want report
 	}{
-		{"cut before CONNECTED", "", report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}}},
-		{"DISCONNECTED before CONNECTED", "DISCONNECTED 503", report{"closed", reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}}},
-		{"fatal ERROR", "ERROR 400", report{"fatal", reconnect.Failure{Kind: reconnect.FailureOther}}},
+		{"cut before CONNECTED", "", report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}, 0}},
+		{"DISCONNECTED before CONNECTED", "DISCONNECTED 503", report{"closed", reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}, 0}},
+		{"fatal ERROR", "ERROR 400", report{"fatal", reconnect.Failure{Kind: reconnect.FailureOther}, 0}},
 	} {
 		t.Run("websocket/"+tc.name, func(t *testing.T) {
 			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -189,7 +213,7 @@ func TestTransportsCloseAfterViable(t *testing.T) {
 		}))
 		defer hs.Close()
 		_, rec, wait := open(t, reconnect.HTTP, "rt.test", strings.TrimPrefix(hs.URL, "http://"))
-		want(t, rec, report{kind: "viable"}, report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}})
+		want(t, rec, report{kind: "viable"}, report{"closed", reconnect.Failure{Kind: reconnect.FailureUnreachable}, 0})
 		wait()
 	})
 }
@@ -208,6 +232,57 @@ func TestTransportsReportNothingAfterClose(t *testing.T) {
 				t.Fatalf("reported %s %v after Close", r.kind, r.f)
 			default:
 			}
+		})
+	}
+}
+
+// CONNECTED's maxIdleInterval reaches the runner with ConnectedWith, and
+// every message after it (HEARTBEATs on a websocket, a long poll's
+// answers) is reported as Activity, so that the idle timer keeps a live
+// transport.
+func TestTransportsReportDetailsAndActivity(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			s := &server.Server{MaxIdleInterval: 50 * time.Millisecond}
+			addr, _, err := s.Listen()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Close)
+			rec := activityRecorder{recorder: make(recorder, 8), n: new(atomic.Int64)}
+			tr, wait := openWith(t, k, "rt.test", addr, rec)
+			want(t, rec.recorder, report{kind: "viable"}, report{kind: "connected", maxIdle: 50 * time.Millisecond})
+			deadline := time.Now().Add(10 * time.Second)
+			for rec.n.Load() < 3 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := rec.n.Load(); n < 3 {
+				t.Fatalf("%d activity reports in 10 s with a 50 ms maxIdleInterval, want at least 3", n)
+			}
+			tr.Close()
+			wait()
+		})
+	}
+}
+
+// A token error (DISCONNECTED 401 40142) ends the transport with
+// FailureToken, which the runner answers with Options.RenewToken; a
+// connect request with the old token gets the same.
+func TestTransportsReportTokenErrors(t *testing.T) {
+	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		t.Run(k.String(), func(t *testing.T) {
+			s, addr := exampleServer(t)
+			_, rec, wait := open(t, k, "rt.test", addr)
+			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			if n := s.ExpireTokens(); n != 1 {
+				t.Fatalf("ExpireTokens told %d connections, want 1", n)
+			}
+			token := reconnect.Failure{Kind: reconnect.FailureToken, Status: 401}
+			want(t, rec, report{"closed", token, 0})
+			wait()
+			_, rec, wait = open(t, k, "rt.test", addr) // still tok-0: expired
+			want(t, rec, report{kind: "viable"}, report{"closed", token, 0})
+			wait()
 		})
 	}
 }

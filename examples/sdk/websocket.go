@@ -26,7 +26,7 @@ type webSocket struct {
 // goroutine and the only one that reports.
 func (t *webSocket) run() {
 	defer t.sh.wg.Done()
-	url := "ws://" + t.req.Host + protocol.PathWebSocket + "?mode=" + t.req.Mode.String()
+	url := "ws://" + t.req.Host + protocol.PathWebSocket + "?mode=" + t.req.Mode.String() + t.sh.tokenQuery()
 	c, resp, err := websocket.Dial(t.ctx, url, &websocket.DialOptions{HTTPClient: t.hc})
 	if err != nil {
 		// The library wraps the dial's error (%w), so Classify finds the

@@ -19,16 +19,18 @@ type session struct {
 	end    context.CancelFunc
 	remove func() // unregisters it from DropAll
 
+	stalled bool // Stall was set at CONNECTED: nothing is answered any more
+
 	mu      sync.Mutex
 	queue   []string
-	closing bool          // CLOSED is queued: the session ends once it is delivered
+	closing bool          // CLOSED or a token error is queued: the session ends once it is delivered
 	wake    chan struct{} // signalled when a message is queued
 }
 
 func (ss *session) push(msg string) {
 	ss.mu.Lock()
 	ss.queue = append(ss.queue, msg)
-	ss.closing = ss.closing || msg == protocol.Closed
+	ss.closing = ss.closing || msg == protocol.Closed || msg == tokenError
 	ss.mu.Unlock()
 	select {
 	case ss.wake <- struct{}{}:
@@ -46,18 +48,23 @@ func (ss *session) take() ([]string, bool) {
 }
 
 // serveConnect opens a session and answers CONNECTED at once: the client
-// reports viable on the 200 and connected on the CONNECTED line.
-func (s *Server) serveConnect(_ context.Context, w http.ResponseWriter, _ *http.Request) {
-	ss := &session{wake: make(chan struct{}, 1)}
+// reports viable on the 200 and connected on the CONNECTED line. An
+// expired token gets the token error instead, and no session.
+func (s *Server) serveConnect(_ context.Context, w http.ResponseWriter, r *http.Request) {
+	if !s.validToken(r) {
+		w.Write([]byte(tokenError + "\n"))
+		return
+	}
+	ss := &session{wake: make(chan struct{}, 1), stalled: s.Stall.Load()}
 	ss.ctx, ss.end = context.WithCancel(s.base)
-	ss.remove = s.addLive(ss.end)
+	ss.remove = s.addLive(ss.end, func() { ss.push(tokenError) })
 	s.mu.Lock()
 	s.nextID++
 	id := "s" + strconv.Itoa(s.nextID)
 	s.sessions[id] = ss
 	s.mu.Unlock()
 	w.Header().Set(protocol.HeaderSession, id)
-	w.Write([]byte(protocol.Connected + "\n"))
+	w.Write([]byte(s.connected() + "\n"))
 }
 
 // session returns the live session r names, or nil.
@@ -86,9 +93,16 @@ func (s *Server) serveRecv(ctx context.Context, w http.ResponseWriter, r *http.R
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
+	if ss.stalled {
+		<-ctx.Done() // never answered: the client's idle timer notices
+		return
+	}
 	wait := s.PollWait
 	if wait <= 0 {
 		wait = 20 * time.Second
+	}
+	if s.MaxIdleInterval > 0 {
+		wait = min(wait, s.MaxIdleInterval)
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
@@ -115,10 +129,14 @@ func (s *Server) serveRecv(ctx context.Context, w http.ResponseWriter, r *http.R
 
 // serveSend takes one message from the client: a MESSAGE is echoed to the
 // session's next poll, a CLOSE answered with CLOSED there.
-func (s *Server) serveSend(_ context.Context, w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveSend(ctx context.Context, w http.ResponseWriter, r *http.Request) {
 	ss := s.session(r)
 	if ss == nil {
 		http.Error(w, "no such session", http.StatusNotFound)
+		return
+	}
+	if ss.stalled {
+		<-ctx.Done() // never answered
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<16))

@@ -14,27 +14,76 @@ import (
 // ScenarioInput is a scenario as the protocol sends it: a configuration,
 // the pinned draws, and the timeline.
 type ScenarioInput struct {
-	Config struct {
-		ShortCircuitMs       int64    `json:"shortCircuitMs"`
-		Endpoint             string   `json:"endpoint"`
-		WebSocket            *bool    `json:"webSocket"`
-		HTTP                 *bool    `json:"http"`
-		Policy               string   `json:"policy"`
-		ConnectionStateTTLMs int64    `json:"connectionStateTtlMs"`
-		FallbackHosts        []string `json:"fallbackHosts"`
-		Preference           string   `json:"preference"`
-		RememberTransport    bool     `json:"rememberTransport"`
-		ReconnectWindowMs    int64    `json:"reconnectWindowMs"`
-		ImmediateShare       float64  `json:"immediateShare"`
-		RetrySpread          float64  `json:"retrySpread"`
-		SuspendedSpread      float64  `json:"suspendedSpread"`
-		CanRenewToken        bool     `json:"canRenewToken"`
-	} `json:"config"`
-	Draws []float64 `json:"draws"`
-	Steps []struct {
+	Config ScenarioKnobs `json:"config"`
+	Draws  []float64     `json:"draws"`
+	Steps  []struct {
 		AtMs  int64  `json:"atMs"`
 		Event string `json:"event"`
 	} `json:"steps"`
+}
+
+// ScenarioKnobs are the fields of a scenario's config
+// (fixtures/scenarios.json): a zero or absent field has the default of
+// the file's defaults object. Written as JSON, only the fields set appear;
+// fallbackHosts appears exactly when it is set, even empty (which
+// disables fallback).
+type ScenarioKnobs struct {
+	Policy               string    `json:"policy,omitempty"`
+	Endpoint             string    `json:"endpoint,omitempty"`
+	FallbackHosts        *[]string `json:"fallbackHosts,omitempty"`
+	WebSocket            *bool     `json:"webSocket,omitempty"`
+	HTTP                 *bool     `json:"http,omitempty"`
+	ShortCircuitMs       int64     `json:"shortCircuitMs,omitempty"`
+	ConnectionStateTTLMs int64     `json:"connectionStateTtlMs,omitempty"`
+	Preference           string    `json:"preference,omitempty"`
+	RememberTransport    bool      `json:"rememberTransport,omitempty"`
+	ReconnectWindowMs    int64     `json:"reconnectWindowMs,omitempty"`
+	ImmediateShare       float64   `json:"immediateShare,omitempty"`
+	RetrySpread          float64   `json:"retrySpread,omitempty"`
+	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
+	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
+}
+
+// EngineConfig is the engine configuration the knobs describe (the
+// defaults of engine.AblyConfig for the others), drawing from src. It is
+// not validated (engine.New does).
+func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error) {
+	cfg := engine.AblyConfig()
+	if k.ShortCircuitMs != 0 {
+		cfg.ShortCircuit = time.Duration(k.ShortCircuitMs) * time.Millisecond
+	}
+	cfg.Endpoint.Endpoint = k.Endpoint
+	if k.FallbackHosts != nil {
+		cfg.Endpoint.FallbackHosts = append([]string{}, (*k.FallbackHosts)...)
+	}
+	if k.WebSocket != nil {
+		cfg.Transports.WebSocket = *k.WebSocket
+	}
+	if k.HTTP != nil {
+		cfg.Transports.HTTP = *k.HTTP
+	}
+	if k.ConnectionStateTTLMs != 0 {
+		cfg.Timeouts.ConnectionStateTTL = time.Duration(k.ConnectionStateTTLMs) * time.Millisecond
+	}
+	cfg.ReconnectWindow = time.Duration(k.ReconnectWindowMs) * time.Millisecond
+	cfg.ImmediateShare = k.ImmediateShare
+	cfg.RetrySpread, cfg.SuspendedSpread = k.RetrySpread, k.SuspendedSpread
+	if err := cfg.Preference.UnmarshalText([]byte(k.Preference)); err != nil {
+		return cfg, err
+	}
+	cfg.RememberTransport = k.RememberTransport
+	cfg.CanRenewToken = k.CanRenewToken
+	switch k.Policy {
+	case "", "websocket-first":
+	case "http-first":
+		cfg.Policy = engine.PolicyHTTPFirst
+	case "websocket-check":
+		cfg.Policy = engine.PolicyWebSocketCheck
+	default:
+		return cfg, fmt.Errorf("unknown policy %q", k.Policy)
+	}
+	cfg.Source = src
+	return cfg, nil
 }
 
 // StepResult is what the engine did at one step.
@@ -66,40 +115,10 @@ var scenarioEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // from the scenario's pinned draws; drawn reports an error unless the
 // engine has drawn exactly the pinned numbers.
 func ScenarioConfig(in ScenarioInput) (cfg engine.Config, drawn func() error, err error) {
-	cfg = engine.AblyConfig()
-	if in.Config.ShortCircuitMs != 0 {
-		cfg.ShortCircuit = time.Duration(in.Config.ShortCircuitMs) * time.Millisecond
-	}
-	cfg.Endpoint.Endpoint = in.Config.Endpoint
-	cfg.Endpoint.FallbackHosts = in.Config.FallbackHosts
-	if in.Config.WebSocket != nil {
-		cfg.Transports.WebSocket = *in.Config.WebSocket
-	}
-	if in.Config.HTTP != nil {
-		cfg.Transports.HTTP = *in.Config.HTTP
-	}
-	if in.Config.ConnectionStateTTLMs != 0 {
-		cfg.Timeouts.ConnectionStateTTL = time.Duration(in.Config.ConnectionStateTTLMs) * time.Millisecond
-	}
-	cfg.ReconnectWindow = time.Duration(in.Config.ReconnectWindowMs) * time.Millisecond
-	cfg.ImmediateShare = in.Config.ImmediateShare
-	cfg.RetrySpread, cfg.SuspendedSpread = in.Config.RetrySpread, in.Config.SuspendedSpread
-	if err := cfg.Preference.UnmarshalText([]byte(in.Config.Preference)); err != nil {
+	src := &pinnedDraws{draws: in.Draws}
+	if cfg, err = in.Config.EngineConfig(src); err != nil {
 		return cfg, nil, err
 	}
-	cfg.RememberTransport = in.Config.RememberTransport
-	cfg.CanRenewToken = in.Config.CanRenewToken
-	switch in.Config.Policy {
-	case "", "websocket-first":
-	case "http-first":
-		cfg.Policy = engine.PolicyHTTPFirst
-	case "websocket-check":
-		cfg.Policy = engine.PolicyWebSocketCheck
-	default:
-		return cfg, nil, fmt.Errorf("unknown policy %q", in.Config.Policy)
-	}
-	src := &pinnedDraws{draws: in.Draws}
-	cfg.Source = src
 	drawn = func() error {
 		if src.over || src.i != len(src.draws) {
 			return fmt.Errorf("the engine drew %d numbers (more than that if over) where %d were pinned", src.i, len(src.draws))

@@ -9,11 +9,16 @@
 // fixtures/scenarios.json (a configuration, the uniform draws, and steps
 // of {atMs, event} in the event grammar), so a disagreement can become a
 // scenario as it stands. The generator (Generate) varies every knob the
-// scenarios use and feeds every event kind: transport events for live,
-// disposed, unknown and zero transports; check answers (up and down) to
-// checks in flight, answered, unknown, of the other kind, and C0, and
-// checks never answered; timers fired when due, fired late, and timers
-// not running. Timeline i of a seed is always the same timeline.
+// scenarios use, canRenewToken among them, and feeds every event kind:
+// transport events for live, disposed, unknown and zero transports; what
+// the server says (connected with maxIdleInterval, connectionStateTtl and
+// error in any order, details, activity with and without at=, earlier,
+// at or after the step, and at the idle limit's edge); answers to checks
+// and token renewals (up and down, renewed and failed) in flight,
+// answered, unknown, of another kind, and C0, and checks never answered;
+// timers (idle and renew-token among them) fired when due, fired late,
+// and timers not running. Timeline i of a seed is always the same
+// timeline.
 //
 // The adapters are asked through the conformance protocol's scenarios
 // area, by one process of each for a whole run, with the timelines

@@ -29,7 +29,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 		if err != nil {
 			continue // an invalid combination (a window not shorter than the TTL)
 		}
-		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0}
+		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
 		n := 1 + r.IntN(60)
 		var goSteps [][]string
 		for len(tl.Steps) < n {
@@ -95,6 +95,7 @@ func randConfig(r *rand.Rand) Config {
 	if r.IntN(5) == 0 {
 		c.SuspendedSpread = pick(r, 0.5, 1)
 	}
+	c.CanRenewToken = r.IntN(2) == 0
 	return c
 }
 
@@ -106,6 +107,9 @@ type generator struct {
 	// flappy timelines connect and drop quickly, over and over: the
 	// flapping guard's drops (Config.Flap) within its window.
 	flappy bool
+	// maxIdle is the maxIdleInterval (ms) the last CONNECTED message fed
+	// for each transport said (0: none), for activity at the idle limit.
+	maxIdle map[uint64]int64
 }
 
 // failures are the failures transport events and fatal errors carry:
@@ -174,6 +178,7 @@ func (gen *generator) next() Step {
 		6: 3, // connect
 		7: 2, // close
 		8: 1, // fatal
+		9: 0, // activity at the idle limit's edge
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -192,6 +197,9 @@ func (gen *generator) next() Step {
 	if state == "initialized" || state == "closed" || state == "failed" {
 		w[6] = 30
 	}
+	if _, idle := g.timers["idle"]; idle && gen.idleLimit() > 0 {
+		w[9] = 8
+	}
 	switch choose(r, w) {
 	case 0:
 		return step(g.dueMs(timers[0]), "timer "+timers[0])
@@ -209,11 +217,7 @@ func (gen *generator) next() Step {
 		return step(at(), gen.transportEvent(id))
 	case 3:
 		id := pick(r, open...)
-		kind := "connectivity"
-		if g.checks[engine.CheckID(id)].websocket {
-			kind = "websocket-check"
-		}
-		return step(at(), fmt.Sprintf("%s C%d %s", kind, id, pick(r, "up", "down")))
+		return step(at(), gen.answer(g.checks[engine.CheckID(id)].kind, id))
 	case 4:
 		return step(at(), gen.staleEvent())
 	case 5:
@@ -222,8 +226,10 @@ func (gen *generator) next() Step {
 		return step(at(), "connect")
 	case 7:
 		return step(at(), "close")
-	default:
+	case 8:
 		return step(at(), "fatal "+pick(r, failures...))
+	default:
+		return step(at(), gen.activityAtTheEdge())
 	}
 }
 
@@ -240,20 +246,37 @@ func (gen *generator) transportEvent(id uint64) string {
 			kind = "closed"
 		}
 	case t.active:
-		kind = pick(r, "closed", "closed", "closed", "failed", "failed", "connected", "viable")
+		kind = pick(r, "closed", "closed", "closed", "failed", "failed", "connected", "viable",
+			"details", "details", "activity", "activity", "activity", "activity", "activity")
+		if _, idle := gen.g.timers["idle"]; idle && r.IntN(2) == 0 {
+			kind = "activity" // the idle timer's input: activity before it fires, or none
+		}
 	case t.viable:
-		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable")
+		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable", "details", "activity")
 	default:
-		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed")
+		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed", "activity")
 	}
+	return gen.withOptions(kind, id)
+}
+
+// withOptions completes an event of kind for transport id with what it
+// carries: a failure, a CONNECTED message's details, an activity's time.
+func (gen *generator) withOptions(kind string, id uint64) string {
+	r := gen.r
 	ev := fmt.Sprintf("%s T%d", kind, id)
 	switch kind {
 	case "failed":
-		ev += " " + pick(r, failures...)
+		ev += " " + gen.failure()
 	case "closed":
 		if f := pick(r, closes...); f != "" {
 			ev += " " + f
 		}
+	case "connected", "details":
+		opts := gen.details(kind == "details")
+		gen.noteDetails(kind, id, opts)
+		ev += opts
+	case "activity":
+		ev += gen.activityAt()
 	}
 	return ev
 }
@@ -273,21 +296,27 @@ func (gen *generator) staleEvent() string {
 		}
 		return gen.transportEventAny(pick(r, ids...))
 	case 1:
-		kinds := map[bool]string{false: "connectivity", true: "websocket-check"}
-		answers := []string{"C0 " + pick(r, kinds[false], kinds[true]), fmt.Sprintf("C%d %s", g.maxC+1, pick(r, kinds[false], kinds[true]))}
+		kinds := []string{"connectivity", "websocket-check", "token"}
+		answers := []string{"C0 " + pick(r, kinds...), fmt.Sprintf("C%d %s", g.maxC+1, pick(r, kinds...))}
 		for id, c := range g.checks {
 			if c.answered {
-				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[c.websocket]), fmt.Sprintf("C%d %s", id, kinds[c.websocket]))
+				answers = append(answers, fmt.Sprintf("C%d %s", id, c.kind), fmt.Sprintf("C%d %s", id, c.kind))
 			} else {
-				answers = append(answers, fmt.Sprintf("C%d %s", id, kinds[!c.websocket]))
+				for _, k := range kinds {
+					if k != c.kind {
+						answers = append(answers, fmt.Sprintf("C%d %s", id, k))
+					}
+				}
 			}
 		}
 		slices.Sort(answers) // map order must not reach the random choice
 		f := strings.Fields(pick(r, answers...))
-		return f[1] + " " + f[0] + " " + pick(r, "up", "down")
+		id, _ := idOf(f[0], "C")
+		return gen.answer(f[1], id)
 	default:
 		name := pick(r, "short-circuit", "retry", "state-ttl", "connectivity-check", "close", "websocket-slow",
-			"websocket-give-up", "flap-hold", "attempt", "slow-check", "connect T"+strconv.Itoa(r.IntN(int(g.maxT)+2)))
+			"websocket-give-up", "flap-hold", "attempt", "slow-check", "idle", "renew-token",
+			"connect T"+strconv.Itoa(r.IntN(int(g.maxT)+2)))
 		if _, live := g.timers[name]; live {
 			name = "connect T0"
 		}
@@ -298,13 +327,15 @@ func (gen *generator) staleEvent() string {
 // transportEventAny is any transport event for id, live or not.
 func (gen *generator) transportEventAny(id uint64) string {
 	r := gen.r
-	switch r.IntN(4) {
+	switch r.IntN(6) {
 	case 0:
 		return fmt.Sprintf("viable T%d", id)
 	case 1:
-		return fmt.Sprintf("connected T%d", id)
+		return gen.withOptions("connected", id)
 	case 2:
-		return fmt.Sprintf("failed T%d %s", id, pick(r, failures...))
+		return fmt.Sprintf("failed T%d %s", id, gen.failure())
+	case 3:
+		return gen.withOptions(pick(r, "details", "activity"), id)
 	default:
 		return fmt.Sprintf("closed T%d", id)
 	}

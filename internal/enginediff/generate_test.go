@@ -1,8 +1,10 @@
 package enginediff
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,7 +49,7 @@ func TestGenerateCovers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, st := range tl.Steps {
-			coverEvent(g, st, seen)
+			coverEvent(g, tl.Config.CanRenewToken, st, seen)
 			acts, err := g.step(st)
 			if err != nil {
 				t.Fatal(err)
@@ -63,6 +65,8 @@ func TestGenerateCovers(t *testing.T) {
 					seen["reason "+f[3]]++
 				case "open":
 					seen["open "+f[2]+" "+f[4]]++
+				case "update":
+					seen["update "+f[1]]++
 				}
 			}
 		}
@@ -77,16 +81,31 @@ func TestGenerateCovers(t *testing.T) {
 		"check 0", "check of the other kind", "timer not live", "open websocket upgrade", "open http resume", "open websocket clean",
 	}
 	for _, ev := range []string{"connect", "close", "viable", "connected", "failed", "closed", "timer", "connectivity",
-		"websocket-check", "network-up", "network-down", "fatal"} {
+		"websocket-check", "network-up", "network-down", "fatal", "details", "activity", "token"} {
 		want = append(want, "event "+ev)
 	}
 	for _, k := range []string{"connectivity", "websocket-check"} {
 		want = append(want, k+" up", k+" down")
 	}
-	for k := engine.TimerShortCircuit; k <= engine.TimerSlowCheck; k++ {
+	// The connection contract's inputs: what a CONNECTED message says,
+	// activity at every time, renewals answered every way, each for live
+	// and stale IDs.
+	want = append(want, "token renewed", "token failed", "connected maxIdleInterval", "connected connectionStateTtl",
+		"connected error", "details maxIdleInterval", "details connectionStateTtl", "details error", "activity at",
+		"activity at earlier", "activity at the step", "activity at later", "token error, canRenewToken true",
+		"token error, canRenewToken false", "canRenewToken")
+	for _, k := range []string{"connectivity", "websocket-check", "token"} {
+		want = append(want, k+" check 0", k+" unknown check", k+" answering a check of the other kind", k+" stale check",
+			k+" check in flight")
+	}
+	for _, ev := range []string{"details", "activity"} {
+		want = append(want, ev+" active transport", ev+" transport not active", ev+" stale transport")
+	}
+	for k := engine.TimerShortCircuit; k <= engine.TimerRenewToken; k++ {
 		want = append(want, "timer started "+k.String(), "timer fired when due "+k.String(), "timer fired late "+k.String())
 	}
-	for _, a := range []string{"open", "dispose", "activate", "timer", "cancel", "check", "check-websocket", "state"} {
+	for _, a := range []string{"open", "dispose", "activate", "timer", "cancel", "check", "check-websocket", "state",
+		"renew-token", "update"} {
 		want = append(want, "action "+a)
 	}
 	for s := engine.Connecting; s <= engine.Failed; s++ {
@@ -94,6 +113,9 @@ func TestGenerateCovers(t *testing.T) {
 	}
 	for r := engine.ReasonConnectRequested; r <= engine.ReasonFatal; r++ {
 		want = append(want, "reason "+r.String())
+	}
+	for _, r := range []engine.Reason{engine.ReasonDetails, engine.ReasonTransport} {
+		want = append(want, "update "+r.String())
 	}
 	want = append(want, "policy websocket-first", "policy http-first", "policy websocket-check", "endpoint default",
 		"endpoint explicit", "endpoint routing", "endpoint nonprod", "fallbackHosts empty", "fallbackHosts some",
@@ -130,7 +152,7 @@ func coverConfig(c Config, seen map[string]int) {
 		"preference http": strings.HasPrefix(c.Preference, "v1 http"), "preference websocket": strings.HasPrefix(c.Preference, "v1 websocket"),
 		"preference expired": strings.Contains(c.Preference, fmt.Sprint(EpochUnixMs-86400000)), "rememberTransport": c.RememberTransport,
 		"reconnectWindowMs": c.ReconnectWindowMs != 0, "immediateShare": c.ImmediateShare != 0, "retrySpread": c.RetrySpread != 0,
-		"suspendedSpread": c.SuspendedSpread != 0,
+		"suspendedSpread": c.SuspendedSpread != 0, "canRenewToken": c.CanRenewToken,
 	} {
 		if on {
 			seen[name]++
@@ -139,35 +161,59 @@ func coverConfig(c Config, seen map[string]int) {
 }
 
 // coverEvent notes what st names, in the Go engine's account before it.
-func coverEvent(g *goEngine, st Step, seen map[string]int) {
+func coverEvent(g *goEngine, canRenew bool, st Step, seen map[string]int) {
 	f := strings.Fields(st.Event)
 	seen["event "+f[0]]++
 	switch f[0] {
-	case "viable", "connected", "failed", "closed":
+	case "viable", "connected", "failed", "closed", "details", "activity":
 		id, _ := idOf(f[1], "T")
+		t := g.tports[engine.TransportID(id)]
 		switch {
 		case id == 0:
 			seen["transport 0"]++
-		case g.tports[engine.TransportID(id)] != nil:
+		case t != nil && t.active:
 			seen["live transport"]++
+			seen[f[0]+" active transport"]++
+		case t != nil:
+			seen["live transport"]++
+			seen[f[0]+" transport not active"]++
 		case engine.TransportID(id) <= g.maxT:
 			seen["stale transport"]++
+			seen[f[0]+" stale transport"]++
 		default:
 			seen["unknown transport"]++
 		}
-	case "connectivity", "websocket-check":
+		for _, o := range f[2:] {
+			if k, v, ok := strings.Cut(o, "="); ok {
+				seen[f[0]+" "+k]++
+				if k == "at" {
+					at, _ := strconv.ParseInt(v, 10, 64)
+					seen["activity at "+map[int]string{-1: "earlier", 0: "the step", 1: "later"}[cmp.Compare(at, st.AtMs)]]++
+				}
+			}
+		}
+		if f[0] == "failed" && len(f) > 2 && f[2] == "token" {
+			seen["token error, canRenewToken "+strconv.FormatBool(canRenew)]++
+		}
+	case "connectivity", "websocket-check", "token":
 		seen[f[0]+" "+f[2]]++
 		id, _ := idOf(f[1], "C")
 		c := g.checks[engine.CheckID(id)]
 		switch {
 		case id == 0:
 			seen["check 0"]++
+			seen[f[0]+" check 0"]++
 		case c == nil:
 			seen["unknown check"]++
-		case c.websocket != (f[0] == "websocket-check"):
+			seen[f[0]+" unknown check"]++
+		case c.kind != f[0]:
 			seen["check of the other kind"]++
+			seen[f[0]+" answering a check of the other kind"]++
 		case c.answered:
 			seen["stale check"]++
+			seen[f[0]+" stale check"]++
+		default:
+			seen[f[0]+" check in flight"]++
 		}
 	case "timer":
 		name := strings.Join(f[1:], " ")

@@ -53,10 +53,11 @@ type goTimer struct {
 	due time.Duration // from epoch
 }
 
-// goCheck is a check the engine asked for.
+// goCheck is a check the engine asked for: a connectivity check, a
+// websocket check or a token renewal (numbered together).
 type goCheck struct {
-	websocket bool // a websocket check (else a connectivity check)
-	answered  bool
+	kind     string // its answer's event: "connectivity", "websocket-check" or "token"
+	answered bool
 }
 
 // goEngine replays a timeline through the Go engine.
@@ -75,43 +76,12 @@ type goEngine struct {
 
 // EngineConfig is the engine configuration c describes, as
 // internal/conform's ScenarioConfig builds it from a scenario, drawing
-// from src.
+// from src, validated.
 func EngineConfig(c Config, src reconnect.Source) (engine.Config, error) {
-	cfg := engine.AblyConfig()
-	if c.ShortCircuitMs != 0 {
-		cfg.ShortCircuit = time.Duration(c.ShortCircuitMs) * time.Millisecond
-	}
-	cfg.Endpoint.Endpoint = c.Endpoint
-	if c.FallbackHosts != nil {
-		cfg.Endpoint.FallbackHosts = append([]string{}, (*c.FallbackHosts)...)
-	}
-	if c.WebSocket != nil {
-		cfg.Transports.WebSocket = *c.WebSocket
-	}
-	if c.HTTP != nil {
-		cfg.Transports.HTTP = *c.HTTP
-	}
-	if c.ConnectionStateTTLMs != 0 {
-		cfg.Timeouts.ConnectionStateTTL = time.Duration(c.ConnectionStateTTLMs) * time.Millisecond
-	}
-	cfg.ReconnectWindow = time.Duration(c.ReconnectWindowMs) * time.Millisecond
-	cfg.ImmediateShare = c.ImmediateShare
-	cfg.RetrySpread, cfg.SuspendedSpread = c.RetrySpread, c.SuspendedSpread
-	cfg.CanRenewToken = c.CanRenewToken
-	if err := cfg.Preference.UnmarshalText([]byte(c.Preference)); err != nil {
+	cfg, err := conform.ScenarioKnobs(c).EngineConfig(src)
+	if err != nil {
 		return cfg, err
 	}
-	cfg.RememberTransport = c.RememberTransport
-	switch c.Policy {
-	case "", "websocket-first":
-	case "http-first":
-		cfg.Policy = engine.PolicyHTTPFirst
-	case "websocket-check":
-		cfg.Policy = engine.PolicyWebSocketCheck
-	default:
-		return cfg, fmt.Errorf("unknown policy %q", c.Policy)
-	}
-	cfg.Source = src
 	return cfg, cfg.Validate()
 }
 
@@ -161,8 +131,8 @@ func (g *goEngine) step(st Step) (acts []string, err error) {
 		if t := g.tports[ev.Transport]; t != nil {
 			t.viable = true
 		}
-	case engine.EventConnectivity, engine.EventWebSocketCheck:
-		if c := g.checks[ev.Check]; c != nil && c.websocket == (ev.Kind == engine.EventWebSocketCheck) {
+	case engine.EventConnectivity, engine.EventWebSocketCheck, engine.EventTokenRenewal:
+		if c := g.checks[ev.Check]; c != nil && c.kind == answerKinds[ev.Kind] {
 			c.answered = true
 		}
 	}
@@ -243,16 +213,28 @@ func (g *goEngine) render(a engine.Action) string {
 			t.active, t.viable = true, true
 		}
 		return fmt.Sprintf("activate T%d", a.Transport)
-	case engine.ActionCheckConnectivity, engine.ActionCheckWebSocket:
-		ws := a.Kind == engine.ActionCheckWebSocket
-		g.checks[a.Check] = &goCheck{websocket: ws}
+	case engine.ActionCheckConnectivity, engine.ActionCheckWebSocket, engine.ActionRenewToken:
+		kind := map[engine.ActionKind]string{engine.ActionCheckConnectivity: "connectivity",
+			engine.ActionCheckWebSocket: "websocket-check", engine.ActionRenewToken: "token"}[a.Kind]
+		g.checks[a.Check] = &goCheck{kind: kind}
 		g.maxC = max(g.maxC, a.Check)
-		if ws {
-			return fmt.Sprintf("check-websocket C%d", a.Check)
-		}
-		return fmt.Sprintf("check C%d", a.Check)
+		return a.String() // check C<n>, check-websocket C<n>, renew-token C<n>
 	}
 	return a.String()
+}
+
+// answerKinds are the events that answer a check, by kind.
+var answerKinds = map[engine.EventKind]string{engine.EventConnectivity: "connectivity",
+	engine.EventWebSocketCheck: "websocket-check", engine.EventTokenRenewal: "token"}
+
+// active is the active transport's ID, or 0.
+func (g *goEngine) active() uint64 {
+	for id, t := range g.tports {
+		if t.active {
+			return uint64(id)
+		}
+	}
+	return 0
 }
 
 // liveTimers returns the names of the live timers, the first due first

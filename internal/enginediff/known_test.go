@@ -208,7 +208,8 @@ func TestClassifyTwoCausesAtOneStep(t *testing.T) {
 		[2]string{"  else if (kind === \"disconnected\") f.text = `${kind}:${f.status}`;", "  else if (kind === \"disconnected\" && status !== undefined) f.text = `${kind}:${status}`;"},
 		[2]string{"    this.bgCheck = 0; // an earlier attempt's background websocket check ends\n", ""},
 		[2]string{"    this.bgCheck = 0; // the background websocket check ends with its attempt\n", ""},
-		[2]string{"      this.bgCheck = 0; // a drop of the active transport ends the background check\n", ""},
+		[2]string{"        this.bgCheck = 0; // a drop while CLOSING ends the background check too\n", ""},
+		[2]string{"    this.bgCheck = 0; // a drop of the active transport ends the background check, whatever lost it\n", ""},
 		[2]string{"      this.bgCheck = 0; // the attempt ends (RTN17f1 or DISCONNECTED)\n", ""},
 		[2]string{"      this.bgCheck = 0; // the attempt ends at connectionStateTtl\n", ""},
 		[2]string{"      this.bgCheck = 0; // the connection is lost: the background check ends\n", ""})

@@ -69,7 +69,7 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 		func(c *Config) { c.ConnectionStateTTLMs = 0 }, func(c *Config) { c.Preference = "" },
 		func(c *Config) { c.RememberTransport = false }, func(c *Config) { c.ImmediateShare = 0 },
 		func(c *Config) { c.ReconnectWindowMs, c.ImmediateShare = 0, 0 }, func(c *Config) { c.RetrySpread = 0 },
-		func(c *Config) { c.SuspendedSpread = 0 },
+		func(c *Config) { c.SuspendedSpread = 0 }, func(c *Config) { c.CanRenewToken = false },
 	} {
 		c := tl.clone()
 		reset(&c.Config)

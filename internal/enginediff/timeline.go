@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/reconnect-go/reconnect/internal/conform"
 )
 
 // Timeline is one scenario of fixtures/scenarios.json without its
@@ -34,47 +36,14 @@ type Step struct {
 	event0 string
 }
 
-// Config holds the knobs of a scenario's configuration (the fields of
-// fixtures/scenarios.json's config that the scenarios use); a zero or
-// absent field is the default of the file's defaults object.
-type Config struct {
-	Policy               string `json:"policy,omitempty"`
-	Endpoint             string `json:"endpoint,omitempty"`
-	FallbackHosts        *[]string
-	WebSocket            *bool   `json:"webSocket,omitempty"`
-	HTTP                 *bool   `json:"http,omitempty"`
-	ShortCircuitMs       int64   `json:"shortCircuitMs,omitempty"`
-	ConnectionStateTTLMs int64   `json:"connectionStateTtlMs,omitempty"`
-	Preference           string  `json:"preference,omitempty"`
-	RememberTransport    bool    `json:"rememberTransport,omitempty"`
-	ReconnectWindowMs    int64   `json:"reconnectWindowMs,omitempty"`
-	ImmediateShare       float64 `json:"immediateShare,omitempty"`
-	RetrySpread          float64 `json:"retrySpread,omitempty"`
-	SuspendedSpread      float64 `json:"suspendedSpread,omitempty"`
-	CanRenewToken        bool    `json:"canRenewToken,omitempty"`
-}
-
-// configJSON is Config as JSON writes it: fallbackHosts is present (even
-// empty, which disables fallback) exactly when it is set.
-type configJSON struct {
-	Policy               string    `json:"policy,omitempty"`
-	Endpoint             string    `json:"endpoint,omitempty"`
-	FallbackHosts        *[]string `json:"fallbackHosts,omitempty"`
-	WebSocket            *bool     `json:"webSocket,omitempty"`
-	HTTP                 *bool     `json:"http,omitempty"`
-	ShortCircuitMs       int64     `json:"shortCircuitMs,omitempty"`
-	ConnectionStateTTLMs int64     `json:"connectionStateTtlMs,omitempty"`
-	Preference           string    `json:"preference,omitempty"`
-	RememberTransport    bool      `json:"rememberTransport,omitempty"`
-	ReconnectWindowMs    int64     `json:"reconnectWindowMs,omitempty"`
-	ImmediateShare       float64   `json:"immediateShare,omitempty"`
-	RetrySpread          float64   `json:"retrySpread,omitempty"`
-	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
-	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
-}
+// Config holds the knobs of a scenario's configuration: the config
+// object of fixtures/scenarios.json, as internal/conform reads it (a zero
+// or absent field is the default of the file's defaults object; written
+// as JSON, only the fields set appear).
+type Config conform.ScenarioKnobs
 
 // MarshalJSON writes the set knobs only.
-func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(configJSON(c)) }
+func (c Config) MarshalJSON() ([]byte, error) { return json.Marshal(conform.ScenarioKnobs(c)) }
 
 // text is the configuration's JSON, for comparing two.
 func (c Config) text() []byte {
@@ -87,11 +56,11 @@ func (c Config) text() []byte {
 func (c *Config) UnmarshalJSON(b []byte) error {
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.DisallowUnknownFields()
-	var j configJSON
-	if err := d.Decode(&j); err != nil {
+	var k conform.ScenarioKnobs
+	if err := d.Decode(&k); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	*c = Config(j)
+	*c = Config(k)
 	return nil
 }
 

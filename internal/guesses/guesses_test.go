@@ -2,6 +2,7 @@ package guesses
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -9,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -205,11 +205,14 @@ func TestGuessesCoverThePorts(t *testing.T) {
 }
 
 // TestGuessesPinned runs the reference with each guess flipped over that
-// guess's pins: every pin must fail (a pin that passes no longer pins the
-// guess), and the unflipped reference must pass them all. With
-// GUESSES_DISCOVER set it also runs each flip over its whole area and logs
-// every case that fails. It needs node (a skip without it, a failure in CI)
-// and starts one process per guess, so -short skips it.
+// guess's pins, one subtest per guess named by its ID, each in its own
+// process and folder, so a broken flip fails that guess alone: every pin
+// must be a fixture case and must fail (a pin that passes no longer pins
+// the guess), and the unflipped reference (the subtest "reference") must
+// run and pass them all. With GUESSES_DISCOVER set it also runs each flip
+// over its whole area and logs every case that fails. It needs node (a
+// skip without it, a failure in CI) and starts one process per guess, so
+// -short skips it.
 func TestGuessesPinned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts one adapter process per guess")
@@ -223,6 +226,10 @@ func TestGuessesPinned(t *testing.T) {
 	}
 	gs := slices.DeleteFunc(load(t), func(g Guess) bool { return len(g.Flip) == 0 })
 	s := suite(t)
+	cases := map[string]bool{}
+	for _, c := range s.Cases {
+		cases[c.ID] = true
+	}
 	refs := map[string]string{}
 	for _, r := range references {
 		refs[r] = read(t, filepath.Join("conformance", "js", r))
@@ -241,79 +248,79 @@ func TestGuessesPinned(t *testing.T) {
 		}
 		return out
 	}
-	type run struct {
-		name   string
-		files  map[string]string
-		suite  conform.Suite
-		failed map[string]bool
-		broken string
-	}
-	var runs []*run
-	var all []string
-	for _, g := range gs {
-		flipped, err := g.Apply(refs[g.File])
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		files := map[string]string{"engine.mjs": refs["engine.mjs"], "adapter.mjs": refs["adapter.mjs"]}
-		files[g.File] = flipped
-		runs = append(runs, &run{name: g.ID, files: files, suite: only(g.Pins, g.File)})
-		all = append(all, g.Pins...)
-	}
-	baseline := &run{name: "reference", files: map[string]string{"engine.mjs": refs["engine.mjs"], "adapter.mjs": refs["adapter.mjs"]}, suite: only(all, "")}
-	runs = append(runs, baseline)
-
-	dir := t.TempDir()
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		sub := filepath.Join(dir, r.name)
-		if err := os.Mkdir(sub, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for name, content := range r.files {
-			if err := os.WriteFile(filepath.Join(sub, name), []byte(content), 0o644); err != nil {
+	// run writes files (the reference's, with replace in place of its
+	// own) to a folder of t's and runs them over suite: the IDs of the
+	// cases that failed, how many passed, and how the run broke or
+	// stopped if it did.
+	run := func(t *testing.T, replace map[string]string, suite conform.Suite) (failed map[string]bool, passed int, broken string) {
+		t.Helper()
+		dir := t.TempDir()
+		for _, name := range references {
+			content, ok := replace[name]
+			if !ok {
+				content = refs[name]
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			rep, err := conform.RunCommand(context.Background(), r.suite, []string{node, filepath.Join(sub, "adapter.mjs")}, conform.Options{Timeout: 60 * time.Second})
-			r.failed = map[string]bool{}
-			switch {
-			case err != nil:
-				r.broken = err.Error()
-			case rep.Broken != "":
-				r.broken = rep.Broken
-			}
-			for _, f := range rep.Failures {
-				r.failed[f.ID] = true
-			}
-		}()
+		rep, err := conform.RunCommand(context.Background(), suite, []string{node, filepath.Join(dir, "adapter.mjs")}, conform.Options{Timeout: 60 * time.Second})
+		failed = map[string]bool{}
+		for _, f := range rep.Failures {
+			failed[f.ID] = true
+		}
+		switch {
+		case err != nil:
+			broken = err.Error()
+		case rep.Broken != "":
+			broken = rep.Broken
+		case rep.Stopped != "":
+			broken = "stopped: " + rep.Stopped
+		}
+		return failed, rep.Passed, broken
 	}
-	wg.Wait()
 
-	if baseline.broken != "" || len(baseline.failed) != 0 {
-		t.Errorf("the reference itself fails pinned cases: %v %s", slices.Sorted(maps.Keys(baseline.failed)), baseline.broken)
-	}
-	for i, g := range gs {
-		r := runs[i]
-		if r.broken != "" {
-			t.Errorf("%s: the flipped reference broke: %s", g.ID, r.broken)
-			continue
-		}
-		for _, p := range g.Pins {
-			if !r.failed[p] {
-				t.Errorf("%s: pin %s passes with the guess flipped (%s): it no longer pins the guess", g.ID, p, g.Flipped)
-			}
-		}
-		if discover {
-			t.Logf("%s: %d cases fail: %v", g.ID, len(r.failed), slices.Sorted(maps.Keys(r.failed)))
-		}
+	var all []string
+	for _, g := range gs {
+		all = append(all, g.Pins...)
 	}
 	t.Logf("%d guesses flipped, %d pins", len(gs), len(all))
+	t.Run("reference", func(t *testing.T) {
+		t.Parallel()
+		suite := only(all, "")
+		failed, passed, broken := run(t, nil, suite)
+		if broken != "" || len(failed) != 0 {
+			t.Errorf("the reference itself fails pinned cases: %v %s", slices.Sorted(maps.Keys(failed)), broken)
+		} else if passed != len(suite.Cases) {
+			t.Errorf("the reference passes %d of the %d pinned cases and fails none: the others did not run", passed, len(suite.Cases))
+		}
+	})
+	for _, g := range gs {
+		t.Run(g.ID, func(t *testing.T) {
+			t.Parallel()
+			// what names the guess, its flip and its pins in every message.
+			what := fmt.Sprintf("%s (flip of %s: %s; pins %s)", g.ID, g.File, g.Flipped, strings.Join(g.Pins, ", "))
+			for _, p := range g.Pins {
+				if !cases[p] {
+					t.Errorf("%s: pin %s is no fixture case", what, p)
+				}
+			}
+			flipped, err := g.Apply(refs[g.File])
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			failed, _, broken := run(t, map[string]string{g.File: flipped}, only(g.Pins, g.File))
+			if broken != "" {
+				t.Fatalf("%s: the flipped reference broke: %s", what, broken)
+			}
+			for _, p := range g.Pins {
+				if cases[p] && !failed[p] {
+					t.Errorf("%s: pin %s passes with the guess flipped: it no longer pins the guess", what, p)
+				}
+			}
+			if discover {
+				t.Logf("%s: %d cases fail: %v", g.ID, len(failed), slices.Sorted(maps.Keys(failed)))
+			}
+		})
+	}
 }

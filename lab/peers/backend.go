@@ -1,6 +1,10 @@
 package peers
 
-import "github.com/reconnect-go/reconnect/lab"
+import (
+	"time"
+
+	"github.com/reconnect-go/reconnect/lab"
+)
 
 // backend is one kind's real server.
 type backend interface {
@@ -38,8 +42,15 @@ type labBackend struct {
 	s *lab.Server
 }
 
-func newLabBackend(seed uint64) (*labBackend, error) {
-	s, err := lab.NewServer(lab.Options{Seed: seed, Message: greeting})
+// newLabBackend starts the lab's server, whose CONNECTED messages carry
+// maxIdleInterval (with HEARTBEATs that often): hb's interval when set,
+// as the peers' servers ping at it, else Ably's 15 s.
+func newLabBackend(seed uint64, hb Heartbeat) (*labBackend, error) {
+	maxIdle := 15 * time.Second
+	if hb.Interval > 0 {
+		maxIdle = hb.Interval
+	}
+	s, err := lab.NewServer(lab.Options{Seed: seed, Message: greeting, MaxIdleInterval: maxIdle})
 	if err != nil {
 		return nil, err
 	}

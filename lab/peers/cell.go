@@ -82,13 +82,13 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 	case k.node():
 		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), o.Clients, o.Heartbeat, deadline, rec)
 	case k == OursCentrifuge:
-		fl, err = startOursCentrifuge(o.Clients, o.ShortCircuit, px, hosts[0].name, rec)
+		fl, err = startOursCentrifuge(o.Clients, o.ShortCircuit, o.RequestTimeout, px, hosts[0].name, rec)
 	default:
 		sc := 2 * time.Second
 		if k == OursShort {
 			sc = o.ShortCircuit
 		}
-		fl, err = startOurs(o.Clients, sc, px, hosts, rec)
+		fl, err = startOurs(o.Clients, sc, o.RequestTimeout, px, hosts, rec)
 	}
 	if err != nil {
 		cell.Err = err
@@ -175,7 +175,7 @@ func newBackend(o Options, k Kind, deadline time.Duration) (backend, error) {
 	case Centrifuge, OursCentrifuge:
 		return newCentrifugeBackend(o.Heartbeat)
 	default:
-		return newLabBackend(o.Seed)
+		return newLabBackend(o.Seed, o.Heartbeat)
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/runner"
 )
 
@@ -37,6 +39,7 @@ type centrifugeReply struct {
 	} `json:"error"`
 	Connect *struct {
 		Pong    bool   `json:"pong"`
+		Ping    uint32 `json:"ping"` // the server's ping interval, seconds (0: no pings)
 		Session string `json:"session"`
 		Node    string `json:"node"`
 	} `json:"connect"`
@@ -94,15 +97,28 @@ func (c *cfConn) viable() {
 }
 
 // connectedNow reports Connected once (Viable first), unless the
-// transport has ended.
-func (c *cfConn) connectedNow() {
+// transport has ended, with the server's ping interval as the
+// maxIdleInterval of the connection details: the server sends something
+// at least that often, so the runner's idle timer (RTN23a) drops the
+// transport after the interval plus realtimeRequestTimeout of silence.
+func (c *cfConn) connectedNow(ping time.Duration) {
 	c.viable()
 	c.mu.Lock()
 	do := !c.ended && !c.connected
 	c.connected = c.connected || do
 	c.mu.Unlock()
 	if do {
-		c.rep.Connected()
+		c.rep.ConnectedWith(engine.Details{MaxIdleInterval: ping}, reconnect.Failure{})
+	}
+}
+
+// activity reports a reply or ping received after the connect reply.
+func (c *cfConn) activity() {
+	c.mu.Lock()
+	do := !c.ended && c.connected
+	c.mu.Unlock()
+	if do {
+		c.rep.Activity()
 	}
 }
 
@@ -179,6 +195,7 @@ func (d *centrifugeDialer) handle(c *cfConn, kind reconnect.Transport, data []by
 			continue
 		}
 		if string(line) == "{}" {
+			c.activity()
 			pong()
 			continue
 		}
@@ -186,12 +203,15 @@ func (d *centrifugeDialer) handle(c *cfConn, kind reconnect.Transport, data []by
 		if json.Unmarshal(line, &r) != nil {
 			continue
 		}
+		if r.ID != 1 || r.Connect == nil {
+			c.activity()
+		}
 		switch {
 		case r.ID == 1 && r.Error != nil:
 			c.end(reconnect.Failure{Kind: reconnect.FailureOther})
 			return false
 		case r.ID == 1 && r.Connect != nil:
-			c.connectedNow()
+			c.connectedNow(time.Duration(r.Connect.Ping) * time.Second)
 		case r.Push != nil && len(r.Push.Message) > 0 && d.onMessage != nil && c.live():
 			d.onMessage(kind)
 		}

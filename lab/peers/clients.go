@@ -50,7 +50,7 @@ type oursFleet struct {
 // startOurs starts n runner clients with the given short circuit; hosts
 // are the lab server's (primary first, the check host last) and every
 // name resolves to its address on the proxy.
-func startOurs(n int, shortCircuit time.Duration, px *Proxy, hosts []hostAddr, rec *recorder) (fleet, error) {
+func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hosts []hostAddr, rec *recorder) (fleet, error) {
 	var realtime []string
 	checkHost := ""
 	for _, h := range hosts {
@@ -74,6 +74,9 @@ func startOurs(n int, shortCircuit time.Duration, px *Proxy, hosts []hostAddr, r
 	}
 	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = shortCircuit
+	if requestTimeout > 0 {
+		cfg.Timeouts.RealtimeRequest = requestTimeout
+	}
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &oursFleet{cancel: cancel}
@@ -184,7 +187,7 @@ type centrifugeFleet struct {
 // protocol to host (the centrifuge server's only host, resolved to its
 // address on the proxy), with the given short circuit and no fallback
 // host.
-func startOursCentrifuge(n int, shortCircuit time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
+func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
 	var d net.Dialer
 	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
 		name, _, err := net.SplitHostPort(address)
@@ -199,6 +202,9 @@ func startOursCentrifuge(n int, shortCircuit time.Duration, px *Proxy, host stri
 	}
 	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = shortCircuit
+	if requestTimeout > 0 {
+		cfg.Timeouts.RealtimeRequest = requestTimeout
+	}
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
 	// No fallback host, so no connectivity check is needed before one;
 	// the network here is up.

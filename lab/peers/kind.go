@@ -59,9 +59,6 @@ func (k Kind) String() string {
 // node reports whether the kind's clients run in Node.
 func (k Kind) node() bool { return k <= Centrifuge }
 
-// ours reports whether the kind is a runner-driven client.
-func (k Kind) ours() bool { return k == Ours || k == OursShort || k == OursCentrifuge }
-
 // Fault is what the network (or the server) does to every kind alike.
 type Fault uint8
 

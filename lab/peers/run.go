@@ -38,6 +38,10 @@ type Options struct {
 	// Heartbeat overrides the servers' heartbeats; the zero value keeps
 	// the libraries' defaults.
 	Heartbeat Heartbeat
+	// RequestTimeout, if positive, is ours' realtimeRequestTimeout (the
+	// connect timeout, and what the idle timer adds to maxIdleInterval);
+	// 0 keeps the spec's 10 s.
+	RequestTimeout time.Duration
 	// SlowWebSocket and SlowHTTP are the Slow fault's round-trip
 	// latencies; the zero Dists mean the simulator's slow-mobile profile's
 	// websocket and HTTP connect latencies (median 900 ms and 1.2 s, σ 1).
@@ -95,8 +99,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("peers: %d clients per kind; want 1 to 1000", o.Clients)
 	case o.ShortCircuit <= 0 || o.Window <= 0 || o.StallWindow <= 0 || o.Downtime <= 0 || o.Settle <= 0:
 		return errors.New("peers: the short circuit, the windows, the downtime and the settle time must be positive")
-	case o.Heartbeat.Interval < 0 || o.Heartbeat.Timeout < 0:
-		return errors.New("peers: a heartbeat setting is negative")
+	case o.Heartbeat.Interval < 0 || o.Heartbeat.Timeout < 0 || o.RequestTimeout < 0:
+		return errors.New("peers: a heartbeat setting or the request timeout is negative")
 	case len(o.Faults) == 0 || len(o.Kinds) == 0:
 		return errors.New("peers: nothing to run")
 	}

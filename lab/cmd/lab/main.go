@@ -70,6 +70,8 @@ func demo(args []string, out io.Writer) error {
 	horizon := fs.Duration("horizon", 20*time.Second, "stop waiting for a client to connect after this long")
 	linger := fs.Duration("linger", 0, "keep the clients running this long after the last one connected")
 	spread := fs.Duration("spread", 0, "spread the connect requests over this long")
+	maxIdle := fs.Duration("max-idle", 500*time.Millisecond, "the maxIdleInterval the server sends in CONNECTED (0: none, no idle timer)")
+	requestTimeout := fs.Duration("realtime-request-timeout", engine.AblyConfig().Timeouts.RealtimeRequest, "the clients' realtimeRequestTimeout (the idle limit is max-idle plus this)")
 	seed := fs.Uint64("seed", 1, "seed of the server's fault and latency draws")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	wire := fs.Bool("wire", false, "also print what the server sees on each connection (request, rejected, viable, connected, closed, …)")
@@ -85,6 +87,10 @@ func demo(args []string, out io.Writer) error {
 		return fmt.Errorf("-latency %v -latency-sigma %v: want 0 ≤ latency < 1e6 ms and 0 ≤ sigma ≤ 10", *latency, *sigma)
 	case *shortCircuit <= 0 || *horizon <= 0 || *linger < 0 || *spread < 0:
 		return errors.New("-short-circuit and -horizon must be positive, -linger and -spread not negative")
+	case *maxIdle < 0 || *maxIdle > time.Hour || *requestTimeout <= 0 || *requestTimeout > time.Hour:
+		return fmt.Errorf("-max-idle %v -realtime-request-timeout %v: want 0 ≤ max-idle ≤ 1h and 0 < realtime-request-timeout ≤ 1h", *maxIdle, *requestTimeout)
+	case *fault == "stall" && *maxIdle < time.Millisecond:
+		return errors.New("-fault stall needs -max-idle of 1ms or more: without a maxIdleInterval nothing notices a stall")
 	}
 	pf, err := lab.NamedFault(*fault, lab.FaultParams{Status: *status, AfterConnected: *after,
 		Latency: lab.Dist{MedianMs: *latency, Sigma: *sigma}})
@@ -92,7 +98,7 @@ func demo(args []string, out io.Writer) error {
 		return err
 	}
 	tl := &timeline{out: out, quiet: *quiet}
-	opts := lab.Options{Seed: *seed}
+	opts := lab.Options{Seed: *seed, MaxIdleInterval: *maxIdle}
 	if *wire && !*quiet {
 		opts.OnEvent = tl.wire
 	}
@@ -106,14 +112,31 @@ func demo(args []string, out io.Writer) error {
 	}
 	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = *shortCircuit
+	cfg.Timeouts.RealtimeRequest = *requestTimeout
+	limit := *maxIdle + *requestTimeout
 	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
 		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
+	if *maxIdle > 0 {
+		fmt.Fprintf(out, "lab: CONNECTED says maxIdleInterval %v; realtimeRequestTimeout %v: a silent connection is dropped %v to %v after its last message\n",
+			*maxIdle, *requestTimeout, limit, limit+runner.IdleSamplePeriod(limit))
+	}
 	f, err := lab.StartFleet(context.Background(), s, lab.FleetOptions{Clients: *clients, Config: cfg, Spread: *spread, OnChange: tl.change})
 	if err != nil {
 		return err
 	}
 	tl.setStart(f.Started())
 	res := f.WaitConnected(*horizon)
+	stalled := *fault == "stall"
+	if stalled {
+		// Every first connection is stalled; the reconnections are not.
+		healthy := pf
+		healthy.Primary.Stall, healthy.Fallback.Stall = false, false
+		if err := healthy.Apply(s); err != nil {
+			f.Stop()
+			return err
+		}
+		res = f.WaitReconnected(limit + runner.IdleSamplePeriod(limit) + *horizon)
+	}
 	if *linger > 0 {
 		time.Sleep(*linger)
 	}
@@ -122,6 +145,9 @@ func demo(args []string, out io.Writer) error {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
 	fmt.Fprintln(out, lab.Summarize(res, *horizon))
+	if stalled {
+		fmt.Fprintln(out, lab.SummarizeStall(res, limit, runner.IdleSamplePeriod(limit)))
+	}
 	return nil
 }
 

@@ -34,8 +34,25 @@ func TestDemoOfflineSaysWhy(t *testing.T) {
 	}
 }
 
+// The stall demo: every client detects the stall by its idle timer and
+// reconnects, and the summary's last line says how many of N did.
+func TestDemoStallReconnectsEveryClient(t *testing.T) {
+	var out bytes.Buffer
+	if err := demo([]string{"-fault", "stall", "-clients", "5", "-max-idle", "100ms", "-realtime-request-timeout", "300ms", "-quiet"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; last != "5 of 5 reconnected" {
+		t.Fatalf("last line %q, want \"5 of 5 reconnected\":\n%s", last, out.String())
+	}
+	if want := "stall: 5 of 5 detected it by the idle timer"; !strings.Contains(out.String(), want) {
+		t.Fatalf("output lacks %q:\n%s", want, out.String())
+	}
+}
+
 func TestDemoRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"-clients", "0"}, {"-fault", "nonsense"}, {"-status", "200"}, {"-latency", "-1"}, {"-horizon", "0s"}} {
+	for _, args := range [][]string{{"-clients", "0"}, {"-fault", "nonsense"}, {"-status", "200"}, {"-latency", "-1"}, {"-horizon", "0s"},
+		{"-max-idle", "-1s"}, {"-realtime-request-timeout", "0s"}, {"-fault", "stall", "-max-idle", "0s"}} {
 		if err := demo(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v accepted", args)
 		}
