@@ -64,7 +64,8 @@ import (
 //     "localhost:8080", "[::1]", "rt.example.com/path"): the message says
 //     to give the host name only, and names it when it can
 //     ("rt.example.com");
-//   - a host name (Endpoint or a fallback host) that is empty, over 253
+//   - a host name (Endpoint, RestHost, RealtimeHost or a fallback host)
+//     that is empty, over 253
 //     bytes, has an empty label (".", "..", "a..b", ".example.com",
 //     "example.com."), a label over 63 bytes or starting or ending with
 //     '-', or any byte other than ASCII letters, digits, '-', '_' and '.'
