@@ -68,8 +68,9 @@ import (
 //     that is empty, over 253 bytes, has an empty label (".", "..",
 //     "a..b", ".example.com", "example.com."), a label over 63 bytes or
 //     starting or ending with '-', or any byte other than ASCII letters,
-//     digits, '-', '_' and '.' — so every space (U+00A0, U+0085, U+2028, U+3000 …), control,
-//     zero-width or bidi character, a BOM and invalid UTF-8 are rejected;
+//     digits, '-', '_' and '.' — so every space (U+00A0, U+0085,
+//     U+2028, U+3000 …), control, zero-width or bidi character, a BOM and
+//     invalid UTF-8 are rejected;
 //     internationalised names are given as A-labels ("xn--…");
 //   - a name whose last label is all digits but that is not an IPv4
 //     address ("1.2.3.256");
