@@ -178,6 +178,9 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //     one while CONNECTED) asks for one token renewal with
 //     Config.CanRenewToken, else goes FAILED (RTN14b, RTN15h);
 //     EventTokenRenewal answers the renewal in flight.
+//   - EventAuthorize (Auth#authorize, RTC8) halts an attempt in flight for
+//     a token renewal and a new attempt (RTC8b), or connects with the
+//     renewal first (RTC8c); while CONNECTED or CLOSING it is ignored.
 func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	if now.Before(e.now) {
 		now = e.now
@@ -235,6 +238,8 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 		e.onActivity(ev)
 	case EventTokenRenewal:
 		return e.onTokenRenewal(out, ev)
+	case EventAuthorize:
+		return e.onAuthorize(out) // authorize.go
 	}
 	return out
 }

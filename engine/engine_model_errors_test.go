@@ -44,7 +44,7 @@ func (h *engineHarness) noteEvent(ev Event) {
 		if tm := h.fired; ev.Timer == h.firedID && tm.kind == TimerConnect && h.transports[tm.transport] != nil && !h.transports[tm.transport].active {
 			m.attemptErr = reconnect.Failure{Kind: reconnect.FailureTimeout}
 		}
-	case EventNetworkUp:
+	case EventNetworkUp, EventAuthorize:
 		m.attemptErr = reconnect.Failure{} // the attempt starts again without a state change
 	case EventTokenRenewal:
 		// A renewal in flight that failed: the attempt's failure; renewed,

@@ -125,7 +125,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 			},
 			"the user or the OS acts": func(t *rapid.T) {
 				h.advance(time.Duration(rapid.IntRange(0, 20000).Draw(t, "delayMs")) * time.Millisecond)
-				kind := rapid.SampledFrom([]EventKind{EventConnect, EventConnect, EventClose, EventNetworkUp, EventNetworkDown, EventFatal}).Draw(t, "event")
+				kind := rapid.SampledFrom([]EventKind{EventConnect, EventConnect, EventClose, EventNetworkUp, EventNetworkDown, EventFatal, EventAuthorize}).Draw(t, "event")
 				must(h.step(Event{Kind: kind, Failure: reconnect.Failure{Kind: reconnect.FailureToken, Status: 401}}))
 			},
 			"a bad event arrives": func(t *rapid.T) {
@@ -134,7 +134,7 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 					Transport: TransportID(rapid.Uint64Range(0, 1<<20).Draw(t, "transport") + uint64(h.maxTport) + 1),
 					Timer:     TimerID(rapid.Uint64Range(0, 1<<20).Draw(t, "timer") + uint64(h.maxTimer) + 1),
 				}
-				if ev.Kind == EventConnect || ev.Kind == EventClose || ev.Kind == EventNetworkUp || ev.Kind == EventNetworkDown || ev.Kind == EventFatal || ev.Kind == EventConnectivity || ev.Kind == EventWebSocketCheck {
+				if ev.Kind == EventConnect || ev.Kind == EventClose || ev.Kind == EventNetworkUp || ev.Kind == EventNetworkDown || ev.Kind == EventFatal || ev.Kind == EventAuthorize || ev.Kind == EventConnectivity || ev.Kind == EventWebSocketCheck {
 					ev.Kind = EventNone
 				}
 				saved := h.now

@@ -202,11 +202,21 @@ const (
 	// Event.Failure says why (http-status 403 for RSA4d's refusal). An
 	// answer for a renewal no longer in flight is ignored (see CheckID).
 	EventTokenRenewal
+	// EventAuthorize: the SDK's Auth#authorize was called (RTC8). While
+	// CONNECTING the attempt is halted and a token renewal asked, whose
+	// answer (EventTokenRenewal) starts a new attempt at once (RTC8b);
+	// from INITIALIZED, DISCONNECTED, SUSPENDED, CLOSED or FAILED the
+	// connection moves to CONNECTING with the renewal before any
+	// transport (RTC8c); while CONNECTED or CLOSING it is ignored (the SDK
+	// sends AUTH on the active transport itself, RTC8a). Whether the SDK
+	// can renew its token (Config.CanRenewToken) does not matter: the
+	// SDK's authorize obtains the token (authorize.go).
+	EventAuthorize
 	numEventKinds
 )
 
 var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
-	"connectivity", "network-up", "network-down", "fatal", "websocket-check", "details", "activity", "token"}
+	"connectivity", "network-up", "network-down", "fatal", "websocket-check", "details", "activity", "token", "authorize"}
 
 // String returns the kind's name, e.g. "viable".
 func (k EventKind) String() string { return enumName(eventNames[:], int(k), "EventKind") }

@@ -4,12 +4,12 @@
 // that loop itself.
 //
 // The SDK gives New an engine.Config and a Dialer that opens its
-// transports; it calls Connect, Close, NetworkUp and NetworkDown, sends
-// messages through Active, and hears about state changes through
-// Options.OnStateChange. Classify turns the Go errors its transports meet
-// into the reconnect.Failure they report. The engine's own details (timer
-// and transport IDs, fired timers, when to send CLOSE) stay inside the
-// runner.
+// transports; it calls Connect, Close, NetworkUp, NetworkDown and Authorize
+// (for Auth#authorize, RTC8), sends messages through Active, and hears
+// about state changes through Options.OnStateChange. Classify turns the
+// Go errors its transports meet into the reconnect.Failure they report.
+// The engine's own details (timer and transport IDs, fired timers, when to
+// send CLOSE) stay inside the runner.
 //
 //	cfg := engine.Defaults()
 //	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"rt-b.example.com"}}

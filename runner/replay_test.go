@@ -108,6 +108,12 @@ var cannotReplay = map[string]string{
 	"http-first-activity-at-an-earlier-time-sets-the-idle-deadline":     atReason,
 	"activity-earlier-than-the-recorded-one-changes-nothing":            atReason,
 	"http-first-activity-earlier-than-the-recorded-one-changes-nothing": atReason,
+	// A renewal answered "failed timeout" half a second in: the runner's
+	// renewal fails with timeout only when its own renew-token timer ends it.
+	"authorize-from-failed-connects-afresh": "a renewal failing with timeout before its timer",
+	// A timer fired by name long before it is due: the runner's timers
+	// fire only when due.
+	"timer-fired-before-its-due-time-still-fires": "a timer fired before its due time",
 	"idle-activity-reported-when-the-timer-fires": "reports activity with an explicit time (activity T<n> at=<ms>), " +
 		"which an SDK feeding the engine itself does; Reporter.Activity takes no time, the runner samples it (runner/liveness.go)",
 }
@@ -165,7 +171,7 @@ func throughRunner(t *testing.T, in conform.ScenarioInput) []string {
 	var log []string
 	renew := newMemRenewal()
 	o := Options{Config: cfg, Dialer: d, CheckConnectivity: net.check, CheckWebSocket: ws.check, OnStateChange: rec.add}
-	if cfg.CanRenewToken {
+	if cfg.CanRenewToken || usesAuthorize(in) {
 		o.RenewToken = renew.renew // an SDK without tokens configures nothing
 	}
 	r, err := New(ctx, o)
@@ -257,6 +263,8 @@ func feed(r *Runner, d *memDialer, net, ws *memCheck, renew *memRenewal, ev stri
 		r.Connect()
 	case "close":
 		r.Close()
+	case "authorize":
+		r.Authorize()
 	case "network-up":
 		r.NetworkUp()
 	case "network-down":
@@ -388,4 +396,15 @@ func (m *memRenewal) answerID(id engine.CheckID, err error) {
 	if ok {
 		ch <- err
 	}
+}
+
+// usesAuthorize reports whether a scenario calls authorize, whose token
+// the runner asks for through RenewToken whatever canRenewToken says.
+func usesAuthorize(in conform.ScenarioInput) bool {
+	for _, st := range in.Steps {
+		if st.Event == "authorize" {
+			return true
+		}
+	}
+	return false
 }

@@ -162,7 +162,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 	if r.set.checkWS == nil { // never called: the policy asks for no websocket check
 		r.set.checkWS = NoConnectivityCheck
 	}
-	if r.set.renew == nil { // called only with Config.CanRenewToken set
+	if r.set.renew == nil { // called only with Config.CanRenewToken set, or for Authorize
 		r.set.renew = noRenewToken
 	}
 	r.set.openCtx, r.set.openEnd = context.WithCancel(context.WithoutCancel(ctx))

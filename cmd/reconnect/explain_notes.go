@@ -9,8 +9,8 @@ import (
 
 // What explain says, beside the rows, about the inputs, timers and actions
 // of what the server says: the connection details of a CONNECTED, activity
-// and the idle timer (RTN23a), UPDATE (RTN4h) and token renewal (RTN14b,
-// RTN15h). noter follows a timeline step by step, since what a step means
+// and the idle timer (RTN23a), UPDATE (RTN4h), token renewal (RTN14b,
+// RTN15h) and authorize (RTC8). noter follows a timeline step by step, since what a step means
 // (activity of the active transport, the idle limit) depends on the steps
 // before it.
 
@@ -141,6 +141,17 @@ func (n *noter) notes(atMs int64, event string, acts []string, before, after str
 		default:
 			out = append(out, "the renewal failed: the attempt ends (RTN14b, RSA4c)")
 		}
+	case "authorize":
+		switch {
+		case before == "connecting":
+			out = append(out, "authorize() while CONNECTING: every connection attempt halted, and the token asked for; renewed, a new attempt at once with it (RTC8b)")
+		case len(acts) > 0:
+			out = append(out, "authorize() while "+strings.ToUpper(before)+": the connection connects, the token asked for before any transport (RTC8c)")
+		case before == "connected":
+			out = append(out, "authorize() while CONNECTED: the SDK obtains the token and sends AUTH itself; nothing for the engine (RTC8a)")
+		default:
+			out = append(out, "authorize() while "+strings.ToUpper(before)+": nothing; the close asked for stands")
+		}
 	case "failed", "closed":
 		if opts[""] == "token" && len(acts) > 0 {
 			switch {
@@ -159,6 +170,8 @@ func (n *noter) notes(atMs int64, event string, acts []string, before, after str
 			n.active, n.lastAct = f[1], atMs
 		case len(f) == 2 && f[0] == "dispose" && f[1] == n.active:
 			n.active = ""
+		case len(f) == 2 && f[0] == "renew-token" && kind == "authorize":
+			out = append(out, "renew-token: the SDK obtains authorize()'s token (whatever canRenewToken says) and feeds `token "+f[1]+" renewed` or `token "+f[1]+" failed <failure>`")
 		case len(f) == 2 && f[0] == "renew-token":
 			out = append(out, "renew-token: the SDK obtains a new token (canRenewToken) and feeds `token "+f[1]+" renewed` or `token "+f[1]+" failed <failure>`")
 		case len(f) >= 2 && f[0] == "update" && f[1] == "transport":

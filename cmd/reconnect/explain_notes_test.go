@@ -42,6 +42,15 @@ func TestExplainNotesTheServersInputs(t *testing.T) {
 		"token-error-while-connecting-renewal-fails": {"· the renewal failed: the attempt ends"},
 		"token-error-again-after-the-renewal":        {"· a token error again in the attempt that followed a renewal: no second renewal (RTN14b)"},
 		"token-error-while-connecting-cannot-renew":  {"· a token error, and canRenewToken is off: the token cannot be renewed, FAILED (RSA4a2, RTN15h1)"},
+		"uts-rtc8b-authorize-while-connecting-halts-the-attempt": {
+			"· authorize() while CONNECTING: every connection attempt halted, and the token asked for; renewed, a new attempt at once with it (RTC8b)",
+			"· renew-token: the SDK obtains authorize()'s token (whatever canRenewToken says) and feeds `token C1 renewed` or `token C1 failed <failure>`",
+		},
+		"authorize-while-connected-or-closing-does-nothing": {
+			"· authorize() while CONNECTED: the SDK obtains the token and sends AUTH itself; nothing for the engine (RTC8a)",
+			"· authorize() while CLOSING: nothing; the close asked for stands",
+			"· authorize() while CLOSED: the connection connects, the token asked for before any transport (RTC8c)",
+		},
 	} {
 		out, errOut, status := runCLI("explain", id)
 		if status != 0 {

@@ -959,6 +959,22 @@ class Engine:
             self.cancel_attempt_timers()
             self.start_attempt("network-up", change=False)
 
+    # Auth#authorize (RTC8), block 18: CONNECTING, every attempt halted and
+    # a renewal asked with no state change (RTC8b); INITIALIZED,
+    # DISCONNECTED, SUSPENDED, CLOSED, FAILED, a connect whose attempt starts
+    # with the renewal (RTC8c); CONNECTED, CLOSING, nothing. canRenewToken
+    # does not matter.
+
+    def on_authorize(self, _):
+        if self.state == "connecting":
+            self.dispose_all()
+            self.cancel_attempt_timers()
+            self.renew_first = True
+            self.start_attempt("reconnect", change=False)
+        elif self.state in ("initialized", "disconnected", "suspended", "closed", "failed"):
+            self.renew_first = True
+            self.on_connect([])
+
     def on_network_down(self, _):
         """Block 12 (RTN20a): DISCONNECTED, then the RTN15 reconnect as after a
         drop; SUSPENDED in CONNECTING once connectionStateTtl has passed."""

@@ -167,7 +167,8 @@ type renderer struct {
 var eventKinds = map[string]engine.EventKind{"connect": engine.EventConnect, "close": engine.EventClose,
 	"viable": engine.EventTransportViable, "connected": engine.EventTransportConnected,
 	"failed": engine.EventTransportFailed, "closed": engine.EventTransportClosed,
-	"network-up": engine.EventNetworkUp, "network-down": engine.EventNetworkDown}
+	"network-up": engine.EventNetworkUp, "network-down": engine.EventNetworkDown,
+	"authorize": engine.EventAuthorize}
 
 // FailureKinds maps the fixtures' failure kind names to FailureKind.
 var FailureKinds = map[string]reconnect.FailureKind{}

@@ -169,16 +169,17 @@ func (gen *generator) next() Step {
 	slices.Sort(open)
 	state := g.e.State().String()
 	w := []int{
-		0: 0, // fire the next timer when due
-		1: 4, // fire a timer late (any timer due by then)
-		2: 0, // an event on a live transport
-		3: 0, // answer a check in flight
-		4: 3, // a stale or unknown ID (transport, check, timer)
-		5: 3, // network up or down
-		6: 3, // connect
-		7: 2, // close
-		8: 1, // fatal
-		9: 0, // activity at the idle limit's edge
+		0:  0, // fire the next timer when due
+		1:  4, // fire a timer late (any timer due by then)
+		2:  0, // an event on a live transport
+		3:  0, // answer a check in flight
+		4:  3, // a stale or unknown ID (transport, check, timer)
+		5:  3, // network up or down
+		6:  3, // connect
+		7:  2, // close
+		8:  1, // fatal
+		9:  0, // activity at the idle limit's edge
+		10: 1, // authorize (RTC8)
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -228,6 +229,8 @@ func (gen *generator) next() Step {
 		return step(at(), "close")
 	case 8:
 		return step(at(), "fatal "+pick(r, failures...))
+	case 10:
+		return step(at(), "authorize")
 	default:
 		return step(at(), gen.activityAtTheEdge())
 	}

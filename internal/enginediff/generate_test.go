@@ -81,7 +81,7 @@ func TestGenerateCovers(t *testing.T) {
 		"check 0", "check of the other kind", "timer not live", "open websocket upgrade", "open http resume", "open websocket clean",
 	}
 	for _, ev := range []string{"connect", "close", "viable", "connected", "failed", "closed", "timer", "connectivity",
-		"websocket-check", "network-up", "network-down", "fatal", "details", "activity", "token"} {
+		"websocket-check", "network-up", "network-down", "fatal", "details", "activity", "token", "authorize"} {
 		want = append(want, "event "+ev)
 	}
 	for _, k := range []string{"connectivity", "websocket-check"} {

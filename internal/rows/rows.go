@@ -194,9 +194,9 @@ var tableRows = []Row{
 		"RTN12b", pins("close-from-connected-times-out", "close-while-connecting-the-other-transport-connects"),
 		disposeTn, any_, "state closing closed closed"),
 	row("WH-CLOSING-connected-1", "requests", wfhf, "closing", "connected T<n>",
-		"a transport of the attempt a close interrupted receives CONNECTED (RTN12f: \"then do as specified in RTN12a\"): its connect timer cancelled, it becomes the active transport (ActionActivateTransport while CLOSING: the SDK sends CLOSE on it), every other transport disposed, the close timer; no state change, no upgrade, the transport preference unchanged",
+		"a transport of the attempt a close interrupted receives CONNECTED (RTN12f: \"then do as specified in RTN12a\"): its connect timer cancelled, it becomes the active transport (ActionActivateTransport while CLOSING: the SDK sends CLOSE on it), every other transport disposed, the close timer; no state change, no upgrade, the transport preference unchanged. A transport still opening is viable first (its decision may dispose a pending transport before it activates, or discard it: then nothing more)",
 		"RTN12f, RTN12a", pins("close-from-connecting", "close-while-connecting-the-other-transport-connects", "tour-life-websocket-first", "tour-life-http-first"),
-		cancelConn, "activate T<n>", any_, "timer close at=<now+realtimeRequestTimeout>"),
+		any_, cancelConn, "activate T<n>", any_, "timer close at=<now+realtimeRequestTimeout>"),
 	row("WH-CLOSING-lost-1", "requests", wfhf, "closing", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"a transport of the attempt a close interrupted is lost (or discarded by the setTransportPending rules) while another is still in flight: it is disposed, nothing else",
 		"RTN12f", pins("close-while-connecting-the-other-transport-connects", "close-while-connecting-http-first-both-transports-lost"),
@@ -316,9 +316,9 @@ var tableRows = []Row{
 
 	// ---- The active transport dropping ----
 	row("ALL-CONNECTED-drop-1", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
-		"the active transport drops and the last immediate reconnect was at least 1 s ago (or there was none): every transport disposed, DISCONNECTED with retryIn 0 carrying the drop's failure, the immediate reconnect (START rows, reason reconnect, mode resume, no retry number), then the state-TTL timer",
+		"the active transport drops and the last immediate reconnect was at least 1 s ago (or there was none): every transport disposed (in slot order, lowest first, the active one not first on its own), DISCONNECTED with retryIn 0 carrying the drop's failure, the immediate reconnect (START rows, reason reconnect, mode resume, no retry number), then the state-TTL timer",
 		"RTN15a; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-sticky-websocket-failure", "immediate-reconnect-exactly-one-second-later", "immediate-reconnect-exactly-one-second-later-http-first", "short-circuit-zero-means-default-on-reconnect", "http-drops-do-not-count-as-flapping", "http-drops-do-not-count-as-flapping-failed", "drop-with-505-reconnects-on-the-primary", "websocket-check-drop-with-599-reconnects-on-the-primary"),
-		disposeTn, any_, "state connected disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_, ttlTimer),
+		any_, disposeTn, any_, "state connected disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_, ttlTimer),
 	row("ALL-CONNECTED-drop-rate-limited-2", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"the active transport drops within 1 s of the last immediate reconnect: DISCONNECTED with an RTB1 retry (one draw), then the state-TTL timer",
 		"RTN15a, RTB1; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
@@ -435,9 +435,9 @@ var tableRows = []Row{
 	row("ALL-ANY-connectivity-stale-1", "checks", allP, allStates, "connectivity C<n> up / connectivity C<n> down",
 		"no check in flight: ignored", "decision: stale events", pins("field-no-fallback-after-connectivity-down", "bad-events-are-ignored", "websocket-check-suspended-mid-attempt")),
 	row("WC-CONNECTING-websocket-check-down-1", "checks", wcP, "connecting", "websocket-check C<n> down",
-		"the walk's check fails with nothing in flight (no live transport and no fallback connectivity check: the websocket walk is over): HTTP now (the slow and give-up timers cancelled)",
+		"the walk's check fails with nothing in flight (no live transport and no fallback connectivity check: the websocket walk is over): HTTP now on the primary host, as at the give-up point, also when the walk started on a fallback host after an RTN17f1 redirect (the slow timer if still running and the give-up timer cancelled)",
 		"ably-js 2.28.0", pins("websocket-check-ably-js-rejected-websocket", "preference-http-remembered-after-a-drop", "clean-close-keeps-the-attempts-failure-websocket-check"),
-		"cancel websocket-slow", "cancel websocket-give-up", "open T<n> http <host> <mode>", openConnect),
+		any_, "cancel websocket-give-up", "open T<n> http <host> <mode>", openConnect),
 	row("WC-CONNECTING-websocket-check-2", "checks", wcP, "connecting", "websocket-check C<n> up / websocket-check C<n> down",
 		"the walk's check answers while the walk goes on (or after the switch to HTTP): recorded (passed or failed), no action",
 		"ably-js 2.28.0", pins("websocket-check-attempt-limit", "websocket-check-failed-check-stops-the-walk", "websocket-check-no-answer-give-up-decides")),
@@ -471,9 +471,9 @@ var tableRows = []Row{
 		"RTN20b", pins("network-down-then-up", "network-up-while-suspended"),
 		"cancel retry", "state <from> connecting network-up", any_),
 	row("ALL-CONNECTING-network-up-2", "network", allP, "connecting", "network-up",
-		"the attempt restarts as a new attempt: every transport disposed, the attempt timers cancelled, every per-attempt record reset (the host order is drawn again when needed), the first transports again (no state change; the connect timers and the attempt limit start afresh)",
+		"the attempt restarts as a new attempt: every transport disposed, the attempt timers cancelled, every per-attempt record reset (the host order is drawn again when needed), the first transports again (no state change; the connect timers and the attempt limit start afresh). A token renewal in flight is an attempt timer: cancelled, and the new attempt opens transports (a renewal a token error while CONNECTED owed the attempt was asked already and is not asked again)",
 		"RTN20c", pins("network-down-and-up-while-connecting", "network-up-while-connecting-draws-the-host-order-again"),
-		cancelConn, disposeTn, any_, "open T<n> <transport> <host> <mode>", openConnect, any_),
+		any_, "open T<n> <transport> <host> <mode>", openConnect, any_),
 	row("ALL-ANY-network-ignored-1", "network", allP, "initialized|connected|closing|closed|failed", "network-up",
 		"ignored", "RTN20", pins("fatal-error-then-connect", "fatal-and-network-events-ignored-when-closed")),
 	row("ALL-ANY-network-ignored-2", "network", allP, "initialized|disconnected|suspended|closing|closed|failed", "network-down",
@@ -605,17 +605,17 @@ var without = map[string][]string{
 }
 
 // assemble builds All: tableRows with their Without and OnePath, then
-// serverRows, each marked OnePath. It runs
+// serverRows and authorizeRows, each marked OnePath. It runs
 // when the package's variables are initialised, before any init function,
 // so that the pins_*.go files' addPins see every row.
 func assemble() []Row {
-	all := make([]Row, 0, len(tableRows)+len(serverRows))
+	all := make([]Row, 0, len(tableRows)+len(serverRows)+len(authorizeRows))
 	for _, r := range tableRows {
 		r.Without = without[r.ID]
 		r.OnePath = onePath[r.ID]
 		all = append(all, r)
 	}
-	for _, r := range serverRows {
+	for _, r := range append(serverRows[:len(serverRows):len(serverRows)], authorizeRows...) {
 		r.OnePath = true
 		all = append(all, r)
 	}
