@@ -28,7 +28,7 @@ type File struct {
 type Guess struct {
 	// ID is the guess's stable name.
 	ID string `json:"id"`
-	// Sources name where the guess was met: "issue 30", or a guess file
+	// Sources name where the guess was met: "clean-room review of docs/engine.md", "engine differential: <class>", or a guess file
 	// of a port and the item in it ("conformance/js/ENGINE-GUESSES.md G5").
 	Sources []string `json:"sources"`
 	// Guess is the question a port must answer.
