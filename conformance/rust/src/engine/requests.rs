@@ -1,4 +1,4 @@
-//! connect, close and fatal (RTN11, RTN12, RTN14b).
+//! connect, close, fatal and authorize (RTN11, RTN12, RTN14b, RTC8).
 
 use super::*;
 use crate::events::Failure;
@@ -71,6 +71,35 @@ impl Engine {
                 self.att.renewal = None;
                 self.state_change(State::Failed, "fatal", None, Some(&f));
             }
+        }
+    }
+
+    /// RTC8: CONNECTING halts the attempt for a renewal (RTC8b); the
+    /// states of RTC8c (and INITIALIZED) connect with the renewal first;
+    /// CONNECTED and CLOSING do nothing. canRenewToken does not matter.
+    pub(crate) fn on_authorize(&mut self) {
+        match self.state {
+            State::Connecting => {
+                self.dispose_all();
+                self.cancel_attempt_timers();
+                self.att.conn_check = None;
+                self.att.slow_check = None;
+                self.att.renewal = None;
+                self.att.walk_check = WalkCheck::None;
+                // The halted attempt's failure is not the remembered
+                // transport's, as after a token error.
+                self.att.pref_started = false;
+                self.ask_renewal();
+            }
+            State::Initialized
+            | State::Disconnected
+            | State::Suspended
+            | State::Closed
+            | State::Failed => {
+                self.renew_next = true;
+                self.on_connect();
+            }
+            State::Connected | State::Closing => {}
         }
     }
 }
