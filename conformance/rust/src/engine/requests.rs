@@ -80,16 +80,13 @@ impl Engine {
     pub(crate) fn on_authorize(&mut self) {
         match self.state {
             State::Connecting => {
+                // Every attempt halted, then block 6 without its state
+                // change: a new attempt (its own record: no last failure,
+                // no checks, no host order) that starts with the renewal.
                 self.dispose_all();
                 self.cancel_attempt_timers();
-                self.att.conn_check = None;
-                self.att.slow_check = None;
-                self.att.renewal = None;
-                self.att.walk_check = WalkCheck::None;
-                // The halted attempt's failure is not the remembered
-                // transport's, as after a token error.
-                self.att.pref_started = false;
-                self.ask_renewal();
+                self.renew_next = true;
+                self.start_attempt("", false);
             }
             State::Initialized
             | State::Disconnected
