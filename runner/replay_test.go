@@ -111,6 +111,9 @@ var cannotReplay = map[string]string{
 	// A renewal answered "failed timeout" half a second in: the runner's
 	// renewal fails with timeout only when its own renew-token timer ends it.
 	"authorize-from-failed-connects-afresh": "a renewal failing with timeout before its timer",
+	// A timer fired by name long before it is due: the runner's timers
+	// fire only when due.
+	"timer-fired-before-its-due-time-still-fires": "a timer fired before its due time",
 	"idle-activity-reported-when-the-timer-fires": "reports activity with an explicit time (activity T<n> at=<ms>), " +
 		"which an SDK feeding the engine itself does; Reporter.Activity takes no time, the runner samples it (runner/liveness.go)",
 }

@@ -63,6 +63,8 @@ function parseFailure(text) {
   else f.text = kind;
   return f;
 }
+// A draw clamped into [0, 1], NaN as 0 (docs/engine.md: every draw, as RTB1's).
+const clampDraw = (u) => (Number.isNaN(u) || u < 0 ? 0 : Math.min(u, 1));
 const is50x = (f) => f && f.kind === "disconnected" && f.status >= 500 && f.status <= 504;
 
 export class Engine {
@@ -245,14 +247,14 @@ export class Engine {
     const u = this.draw();
     const s = this.cfg.retrySpread;
     if (!(s > 0)) return this.lib.retryDelayNs(this.cfg.disconnectedRetryTimeoutMs, this.n, u);
-    const uc = Number.isNaN(u) || u < 0 ? 0 : Math.min(u, 1);
+    const uc = clampDraw(u);
     return BigInt(Math.round(Math.round(this.cfg.disconnectedRetryTimeoutMs * 1e6) * this.lib.backoffCoefficient(this.n) * (1 - s * uc)));
   }
   suspendedNs() {
     this.n = 0;
     const s = this.cfg.suspendedSpread;
     if (!(s > 0)) return nsOfMs(this.cfg.suspendedRetryTimeoutMs);
-    const u = this.draw();
+    const u = clampDraw(this.draw());
     return BigInt(Math.round(Math.round(this.cfg.suspendedRetryTimeoutMs * 1e6) * (1 - s * u)));
   }
 
@@ -539,7 +541,7 @@ export class Engine {
     }
     this.lastImmediateNs = this.nowNs;
     if (this.cfg.reconnectWindowMs > 0) {
-      const u = this.draw();
+      const u = clampDraw(this.draw());
       const s = this.cfg.immediateShare;
       // u ≤ s: the wait is 0, which is the immediate reconnect.
       const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));

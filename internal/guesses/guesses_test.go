@@ -165,10 +165,11 @@ var portItems = []struct {
 	{"conformance/js/ENGINE-GUESSES.md", regexp.MustCompile(`(?m)^\*\*(G[0-9]+)\. `)},
 	{"conformance/python/ENGINE-GUESSES.md", regexp.MustCompile(`(?m)^\*\*([A-D][0-9]+)\. `)},
 	{"conformance/python/GUESSES.md", regexp.MustCompile(`(?m)^### ([A-C][0-9]+)\. `)},
+	{"conformance/rust/ENGINE-GUESSES.md", regexp.MustCompile(`(?m)^([0-9]+)\. `)},
 }
 
-// TestGuessesCoverThePorts checks that every guess the JS and Python ports
-// wrote down is in the list: each item of their guess files (the numbered
+// TestGuessesCoverThePorts checks that every guess the JS, Python and Rust
+// ports wrote down is in the list: each item of their guess files (the numbered
 // silences of GUESSES.md section D and its section E included) is named
 // by a guess's sources.
 func TestGuessesCoverThePorts(t *testing.T) {

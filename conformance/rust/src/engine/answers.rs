@@ -62,8 +62,8 @@ impl Engine {
             }
             let p = self.pref.take();
             self.pref = preference::apply(p, "websocket-check-passed", "", 0.0);
-            // Only while the attempt connects on HTTP: not while a token
-            // renewal has abandoned its transports.
+            // Only while the attempt connects on HTTP (a renewal in flight
+            // has ended the attempt's background check: token_error).
             if self.state != State::Connecting || self.att.renewal.is_some() {
                 return;
             }

@@ -244,8 +244,10 @@ impl Engine {
         self.att.walk_check = WalkCheck::None;
         self.bg_check = None;
         // The attempt that started on a remembered HTTP is abandoned: the
-        // renewal's failure is not that transport's.
+        // renewal's failure is not that transport's, and its background
+        // websocket check ends with it (a late up forgets nothing).
         self.att.pref_started = false;
+        self.bg_check = None;
         self.ask_renewal();
     }
 
