@@ -239,10 +239,9 @@ impl Engine {
         self.cancel_attempt_timers();
         self.att.conn_check = None;
         self.att.slow_check = None;
-        // The attempt's websocket checks (the walk's, the background check
-        // of a remembered HTTP) are forgotten with it.
+        // The websocket walk's check is forgotten with the attempt (its
+        // answer is then stale).
         self.att.walk_check = WalkCheck::None;
-        self.bg_check = None;
         // The attempt that started on a remembered HTTP is abandoned: the
         // renewal's failure is not that transport's, and its background
         // websocket check ends with it (a late up forgets nothing).
