@@ -39,11 +39,16 @@ func ExampleResolveHosts_ably() {
 
 	_, err := reconnect.ResolveHosts(reconnect.EndpointOptions{Ably: true, Endpoint: "acme", Environment: "acme"})
 	fmt.Println(err)
+
+	// The deprecated restHost, with fallbackHostsUseDefault (REC1d1, REC2b).
+	h, _ = reconnect.ResolveHosts(reconnect.EndpointOptions{Ably: true, RestHost: "rest.example.com", FallbackHostsUseDefault: true})
+	fmt.Println(h.Primary, h.Fallbacks[0], "…", len(h.Fallbacks), "fallbacks")
 	// Output:
 	// main.realtime.ably.net 5 fallbacks
 	// sandbox.realtime.ably-nonprod.net
 	// sandbox.a.fallback.ably-realtime-nonprod.com … 5 fallbacks
 	// reconnect: EndpointOptions.Environment = "acme": cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id
+	// rest.example.com main.a.fallback.ably-realtime.com … 5 fallbacks
 }
 
 func ExampleAppendHostOrder() {

@@ -25,8 +25,18 @@ import (
 //	"nonprod:acme"        acme.realtime.ably-nonprod.net   acme.[a-e].fallback.ably-realtime-nonprod.com
 //	"rt.example.com"      rt.example.com                   none
 //	Environment "acme"    as Endpoint "acme"
+//	RestHost "rest.x.io"  rest.x.io                        none (REC1d1, REC2c6)
+//	RealtimeHost "rt.x.io", no RestHost: rt.x.io           none (REC1d2, REC2c6)
+//	RestHost and RealtimeHost: the RestHost (REC1d1), for realtime too
 //
-// and a FallbackHosts that is not nil replaces the derived fallback hosts.
+// and a FallbackHosts that is not nil replaces the derived fallback hosts
+// (REC2a2), as FallbackHostsUseDefault replaces them by the default five,
+// main.[a-e].fallback.ably-realtime.com (REC2b). A fallback host may
+// equal the primary host: REC2a2 says "the set of fallback domains is
+// given by the value of the fallbackHosts option", and a second name for
+// the same server (the UTS proxy tests give endpoint "localhost" with
+// fallbackHosts ["localhost"]) is then tried as a fallback like any other.
+//
 // Host names are case-insensitive (RFC 4343): every host and routing
 // policy id is returned in lower case, and hosts are compared after
 // lowering.
@@ -37,7 +47,15 @@ import (
 //   - without Ably: an empty Endpoint, a word without a dot that is not
 //     "localhost" or an IPv6 address (a routing policy id), an Endpoint
 //     starting "nonprod:", or an Environment;
-//   - with Ably: Endpoint and Environment both set (REC1b1), or a routing
+//   - with Ably, options that the spec says are invalid as a set, naming
+//     the deprecated option: Endpoint with Environment, RestHost,
+//     RealtimeHost or FallbackHostsUseDefault (REC1b1, checked in that
+//     order); Environment with RestHost or RealtimeHost (REC1c1); a
+//     non-nil FallbackHosts, even empty, with FallbackHostsUseDefault
+//     (REC2a1);
+//   - without Ably: RestHost, RealtimeHost or FallbackHostsUseDefault
+//     (Ably's deprecated options);
+//   - with Ably: a routing
 //     policy id that is not a DNS label: empty, over 63 bytes, a byte
 //     other than ASCII letters, digits, '-' and '_', or '-' first or last
 //     ("-", "-acme-");
@@ -46,18 +64,19 @@ import (
 //     "localhost:8080", "[::1]", "rt.example.com/path"): the message says
 //     to give the host name only, and names it when it can
 //     ("rt.example.com");
-//   - a host name (Endpoint or a fallback host) that is empty, over 253
-//     bytes, has an empty label (".", "..", "a..b", ".example.com",
-//     "example.com."), a label over 63 bytes or starting or ending with
-//     '-', or any byte other than ASCII letters, digits, '-', '_' and '.'
-//     — so every space (U+00A0, U+0085, U+2028, U+3000 …), control,
-//     zero-width or bidi character, a BOM and invalid UTF-8 are rejected;
+//   - a host name (Endpoint, RestHost, RealtimeHost or a fallback host)
+//     that is empty, over 253 bytes, has an empty label (".", "..",
+//     "a..b", ".example.com", "example.com."), a label over 63 bytes or
+//     starting or ending with '-', or any byte other than ASCII letters,
+//     digits, '-', '_' and '.' — so every space (U+00A0, U+0085,
+//     U+2028, U+3000 …), control, zero-width or bidi character, a BOM and
+//     invalid UTF-8 are rejected;
 //     internationalised names are given as A-labels ("xn--…");
 //   - a name whose last label is all digits but that is not an IPv4
 //     address ("1.2.3.256");
 //   - a ':' anywhere except in an IPv6 address (without brackets or zone);
-//   - a fallback host listed twice or equal to the primary host, in any
-//     case.
+//   - a fallback host listed twice, in any case (a fallback host equal
+//     to the primary host is accepted).
 func ResolveHosts(o EndpointOptions) (Hosts, error) {
 	resolve := ownHosts
 	if o.Ably {
@@ -66,6 +85,9 @@ func ResolveHosts(o EndpointOptions) (Hosts, error) {
 	h, err := resolve(o)
 	if err != nil {
 		return Hosts{}, err
+	}
+	if o.FallbackHostsUseDefault { // REC2b; only Ably gets here, and REC2a1 ruled out FallbackHosts
+		h.Fallbacks = policyHosts(defaultPolicy, prodPrimary, prodFallbacks).Fallbacks
 	}
 	if o.FallbackHosts == nil {
 		return h, nil
@@ -76,9 +98,6 @@ func ResolveHosts(o EndpointOptions) (Hosts, error) {
 		host, err := checkHost(field, fh)
 		if err != nil {
 			return Hosts{}, err
-		}
-		if host == h.Primary {
-			return Hosts{}, &FieldError{Field: field, Value: strconv.Quote(fh), Problem: "is the primary host " + strconv.Quote(h.Primary) + " (compared in lower case): list only the other hosts"}
 		}
 		for j, prev := range h.Fallbacks {
 			if host == prev {
@@ -91,8 +110,11 @@ func ResolveHosts(o EndpointOptions) (Hosts, error) {
 }
 
 const (
-	optEndpoint    = "EndpointOptions.Endpoint"
-	optEnvironment = "EndpointOptions.Environment"
+	optEndpoint     = "EndpointOptions.Endpoint"
+	optEnvironment  = "EndpointOptions.Environment"
+	optRestHost     = "EndpointOptions.RestHost"
+	optRealtimeHost = "EndpointOptions.RealtimeHost"
+	optUseDefault   = "EndpointOptions.FallbackHostsUseDefault"
 	// orAbly ends the messages that a preset would have avoided.
 	orAbly = "(Ably's hosts need EndpointOptions.Ably)"
 )
@@ -105,6 +127,12 @@ func ownHosts(o EndpointOptions) (Hosts, error) {
 	switch {
 	case o.Environment != "":
 		return fail(optEnvironment, o.Environment, "is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint")
+	case o.RestHost != "":
+		return fail(optRestHost, o.RestHost, "is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint")
+	case o.RealtimeHost != "":
+		return fail(optRealtimeHost, o.RealtimeHost, "is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint")
+	case o.FallbackHostsUseDefault:
+		return Hosts{}, &FieldError{Field: optUseDefault, Value: "true", Problem: "is Ably's deprecated option and needs EndpointOptions.Ably: list your fallback hosts in FallbackHosts"}
 	case o.Endpoint == "":
 		return fail(optEndpoint, o.Endpoint, `is required: give your service's primary host name, such as "rt.example.com" `+orAbly)
 	case strings.HasPrefix(asciiLower(o.Endpoint), nonprodPrefix):
@@ -122,10 +150,13 @@ func ownHosts(o EndpointOptions) (Hosts, error) {
 
 // ablyHosts resolves options with Ably set: REC1 and REC2.
 func ablyHosts(o EndpointOptions) (Hosts, error) {
+	if err := legacyConflict(o); err != nil {
+		return Hosts{}, err
+	}
 	endpoint := asciiLower(o.Endpoint)
 	switch {
-	case o.Endpoint != "" && o.Environment != "":
-		return Hosts{}, &FieldError{Field: optEnvironment, Value: strconv.Quote(o.Environment), Problem: "cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id"}
+	case o.RestHost != "" || o.RealtimeHost != "":
+		return legacyHosts(o)
 	case o.Environment != "":
 		id := asciiLower(o.Environment)
 		if id == "production" {

@@ -46,6 +46,9 @@ func TestResolveHostsMessages(t *testing.T) {
 		{EndpointOptions{Endpoint: "nonprod:sandbox"}, `EndpointOptions.Endpoint = "nonprod:sandbox": names an Ably routing policy, which needs EndpointOptions.Ably: otherwise give the host name only, such as "rt.example.com"`},
 		{EndpointOptions{Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint`},
 		{EndpointOptions{Endpoint: "rt.example.com", Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option`},
+		{EndpointOptions{RestHost: "rest.example.com"}, `EndpointOptions.RestHost = "rest.example.com": is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint`},
+		{EndpointOptions{Endpoint: "rt.example.com", RealtimeHost: "rt.example.com"}, `EndpointOptions.RealtimeHost = "rt.example.com": is Ably's deprecated option and needs EndpointOptions.Ably`},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHostsUseDefault: true}, `EndpointOptions.FallbackHostsUseDefault = true: is Ably's deprecated option and needs EndpointOptions.Ably: list your fallback hosts in FallbackHosts`},
 		// More than a host: a URL, a scheme, a port, a path, brackets, a zone.
 		{EndpointOptions{Endpoint: "https://rt.example.com"}, `EndpointOptions.Endpoint = "https://rt.example.com": is a URL: give the host name only, "rt.example.com"`},
 		{EndpointOptions{Endpoint: "wss://RT.example.com:8443/realtime?v=3"}, `is a URL: give the host name only, "RT.example.com"`},
@@ -74,11 +77,19 @@ func TestResolveHostsMessages(t *testing.T) {
 		{EndpointOptions{Endpoint: "1.2.3.256"}, `EndpointOptions.Endpoint = "1.2.3.256": ends in an all-digit label but is not an IPv4 address: give four numbers from 0 to 255, such as "10.0.0.7", or a name whose last label is not all digits`},
 		// Fallback hosts.
 		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{""}}, `EndpointOptions.FallbackHosts[0] = "": is empty: give a host name, such as "rt.example.com"`},
-		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"RT.example.com"}}, `EndpointOptions.FallbackHosts[0] = "RT.example.com": is the primary host "rt.example.com" (compared in lower case): list only the other hosts`},
 		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"a.example.com", "b.example.com", "A.example.com"}}, `EndpointOptions.FallbackHosts[2] = "A.example.com": repeats FallbackHosts[0] (compared in lower case): list each host once`},
-		{EndpointOptions{Ably: true, Endpoint: "acme", FallbackHosts: []string{"ACME.realtime.ably.net"}}, `is the primary host "acme.realtime.ably.net"`},
 		// With Ably: routing policy ids.
 		{EndpointOptions{Ably: true, Endpoint: "acme", Environment: "acme"}, `EndpointOptions.Environment = "acme": cannot be combined with Endpoint (REC1b1): give one of them; Environment is deprecated, and Endpoint takes the same routing policy id`},
+		// With Ably: the deprecated options that cannot be combined
+		// (REC1b1, REC1c1, REC2a1), and their hosts.
+		{EndpointOptions{Ably: true, Endpoint: "acme", RestHost: "rest.example.com"}, `EndpointOptions.RestHost = "rest.example.com": cannot be combined with Endpoint (REC1b1): give one of them; RestHost is deprecated, and Endpoint takes the same host name`},
+		{EndpointOptions{Ably: true, Endpoint: "acme", RealtimeHost: "rt.example.com"}, `EndpointOptions.RealtimeHost = "rt.example.com": cannot be combined with Endpoint (REC1b1): give one of them; RealtimeHost is deprecated`},
+		{EndpointOptions{Ably: true, Endpoint: "acme", FallbackHostsUseDefault: true}, `EndpointOptions.FallbackHostsUseDefault = true: cannot be combined with Endpoint (REC1b1): give one of them`},
+		{EndpointOptions{Ably: true, Environment: "acme", RestHost: "rest.example.com"}, `EndpointOptions.RestHost = "rest.example.com": cannot be combined with Environment (REC1c1): give one of them; both are deprecated, and Endpoint replaces them`},
+		{EndpointOptions{Ably: true, Environment: "acme", RealtimeHost: "rt.example.com"}, `EndpointOptions.RealtimeHost = "rt.example.com": cannot be combined with Environment (REC1c1)`},
+		{EndpointOptions{Ably: true, FallbackHosts: []string{}, FallbackHostsUseDefault: true}, `EndpointOptions.FallbackHostsUseDefault = true: cannot be combined with FallbackHosts, even an empty one (REC2a1): give one of them; FallbackHostsUseDefault is deprecated, and FallbackHosts can list the default hosts`},
+		{EndpointOptions{Ably: true, RestHost: "rest.example.com:8080"}, `EndpointOptions.RestHost = "rest.example.com:8080": holds a port: give the host name only, "rest.example.com"`},
+		{EndpointOptions{Ably: true, RestHost: "rest.example.com", RealtimeHost: "rt example.com"}, `EndpointOptions.RealtimeHost = "rt example.com": holds ' ' at byte 2` + chars},
 		{EndpointOptions{Ably: true, Endpoint: "ac me"}, `EndpointOptions.Endpoint = "ac me"` + policyID + `it holds ' ' at byte 2`},
 		{EndpointOptions{Ably: true, Endpoint: "nonprod:a b"}, `EndpointOptions.Endpoint = "nonprod:a b"` + policyID + `it holds ' ' at byte 9`},
 		{EndpointOptions{Ably: true, Endpoint: "nonprod:"}, `EndpointOptions.Endpoint = "nonprod:"` + policyID + `it is empty (give one, such as "nonprod:sandbox")`},
@@ -98,8 +109,9 @@ func TestResolveHostsMessages(t *testing.T) {
 // Without Ably, every fixture case (written for Ably's rules, REC1/REC2)
 // whose endpoint is a host gives the same hosts or names the same option;
 // every case that relies on Ably's rules (no endpoint, a routing policy
-// id, "nonprod:", an environment) is refused, naming Endpoint or
-// Environment. No host of Ably's is ever returned.
+// id, "nonprod:", an environment, a restHost, a realtimeHost,
+// fallbackHostsUseDefault) is refused, naming Endpoint or the deprecated
+// option. No host of Ably's is ever returned.
 func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 	var f hostsFile
 	loadFixture(t, "hosts.json", &f)
@@ -115,19 +127,34 @@ func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 		if it.Environment != nil {
 			o.Environment = *it.Environment
 		}
+		if it.RestHost != nil {
+			o.RestHost = *it.RestHost
+		}
+		if it.RealtimeHost != nil {
+			o.RealtimeHost = *it.RealtimeHost
+		}
+		o.FallbackHostsUseDefault = it.FallbackHostsUseDefault
 		if *it.FallbacksSet {
 			o.FallbackHosts = append([]string{}, it.FallbackHosts...)
 		}
 		h, err := ResolveHosts(o)
 		lower := strings.ToLower(o.Endpoint)
-		policy := o.Environment != "" || o.Endpoint == "" || strings.HasPrefix(lower, "nonprod:") ||
+		legacy := o.Environment != "" || o.RestHost != "" || o.RealtimeHost != "" || o.FallbackHostsUseDefault
+		policy := legacy || o.Endpoint == "" || strings.HasPrefix(lower, "nonprod:") ||
 			!strings.ContainsAny(lower, ".:/?#[]") && lower != "localhost"
 		var fe *FieldError
 		switch {
 		case policy:
 			want := "EndpointOptions.Endpoint"
-			if o.Environment != "" {
+			switch { // Ably's deprecated options, in the order they are refused
+			case o.Environment != "":
 				want = "EndpointOptions.Environment"
+			case o.RestHost != "":
+				want = "EndpointOptions.RestHost"
+			case o.RealtimeHost != "":
+				want = "EndpointOptions.RealtimeHost"
+			case o.FallbackHostsUseDefault:
+				want = "EndpointOptions.FallbackHostsUseDefault"
 			}
 			if !errors.As(err, &fe) || fe.Field != want {
 				t.Errorf("%s: %#v: err = %v, want a *FieldError naming %s", it.ID, o, err, want)
@@ -171,5 +198,37 @@ func TestResolveHostsHintIsAValidHost(t *testing.T) {
 		if _, err := checkHost("x", host); err != nil {
 			t.Errorf("%q: the hint %q is not a host: %v", in, host, err)
 		}
+	}
+}
+
+// A fallback host may be the primary host under another name or the same
+// one (REC2a2: "the set of fallback domains is given by the value of the
+// fallbackHosts option"); it is kept in its place, lowered, and the host
+// order tries it as a fallback like any other. A fallback host listed
+// twice is still refused.
+func TestResolveHostsAcceptsAFallbackEqualToThePrimary(t *testing.T) {
+	for _, c := range []struct {
+		o    EndpointOptions
+		want Hosts
+	}{
+		{EndpointOptions{Endpoint: "localhost", FallbackHosts: []string{"localhost"}}, Hosts{Primary: "localhost", Fallbacks: []string{"localhost"}}},
+		{EndpointOptions{Ably: true, Endpoint: "localhost", FallbackHosts: []string{"localhost"}}, Hosts{Primary: "localhost", Fallbacks: []string{"localhost"}}},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"RT.example.com", "b.example.com"}}, Hosts{Primary: "rt.example.com", Fallbacks: []string{"rt.example.com", "b.example.com"}}},
+		{EndpointOptions{Ably: true, Endpoint: "acme", FallbackHosts: []string{"ACME.realtime.ably.net"}}, Hosts{Primary: "acme.realtime.ably.net", Fallbacks: []string{"acme.realtime.ably.net"}}},
+		{EndpointOptions{Ably: true, RestHost: "main.a.fallback.ably-realtime.com", FallbackHostsUseDefault: true}, Hosts{Primary: "main.a.fallback.ably-realtime.com", Fallbacks: fiveFallbacks("main", ".fallback.ably-realtime.com")}},
+	} {
+		h, err := ResolveHosts(c.o)
+		if err != nil || h.Primary != c.want.Primary || !slices.Equal(h.Fallbacks, c.want.Fallbacks) {
+			t.Errorf("%#v: ResolveHosts = %+v, %v; want %+v", c.o, h, err, c.want)
+		}
+		order := AppendHostOrder(nil, h, len(h.Fallbacks), &pinnedSource{})
+		if len(order) != 1+len(h.Fallbacks) || order[0] != h.Primary || !slices.Contains(order[1:], h.Primary) {
+			t.Errorf("%#v: order %v: want the primary first and again as a fallback", c.o, order)
+		}
+	}
+	_, err := ResolveHosts(EndpointOptions{Endpoint: "localhost", FallbackHosts: []string{"localhost", "LOCALHOST"}})
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "EndpointOptions.FallbackHosts[1]" {
+		t.Errorf("a fallback host listed twice: err = %v, want a *FieldError naming EndpointOptions.FallbackHosts[1]", err)
 	}
 }

@@ -32,8 +32,37 @@ type EndpointOptions struct {
 	Ably bool
 	// Environment is Ably's deprecated environment option, read only with
 	// Ably: a production routing policy id. "production" means the
-	// default policy. It cannot be combined with Endpoint.
+	// default policy. It cannot be combined with Endpoint (REC1b1),
+	// RestHost or RealtimeHost (REC1c1).
 	Environment string
+	// RestHost is Ably's deprecated restHost option (TO3k2), read only
+	// with Ably: when set, it is the primary host (REC1d1), for REST
+	// requests and realtime connections alike (REC1 names one primary
+	// domain; RSC25 and RTN2 both use it), with no fallback hosts
+	// (REC2c6) unless FallbackHosts or FallbackHostsUseDefault says
+	// otherwise. A host name, an IP address or "localhost", validated as
+	// Endpoint's host names are, except that a word without a dot is a
+	// host too (there is no routing policy id to confuse it with). Empty
+	// means not set. It cannot be combined with Endpoint (REC1b1) or
+	// Environment (REC1c1).
+	RestHost string
+	// RealtimeHost is Ably's deprecated realtimeHost option (TO3k3), read
+	// only with Ably: the primary host when RestHost is not set (REC1d2;
+	// with both set RestHost wins, REC1d1, and RealtimeHost is still
+	// validated), with no fallback hosts (REC2c6) unless FallbackHosts or
+	// FallbackHostsUseDefault says otherwise. The same host rules as
+	// RestHost; empty means not set. It cannot be combined with Endpoint
+	// (REC1b1) or Environment (REC1c1).
+	RealtimeHost string
+	// FallbackHostsUseDefault is Ably's deprecated fallbackHostsUseDefault
+	// option (TO3k7), read only with Ably: true makes the fallback hosts
+	// the default five, main.[a-e].fallback.ably-realtime.com (REC2b),
+	// whatever names the primary host (a RestHost, a RealtimeHost or an
+	// Environment). false means not set (a Go bool cannot say "specified
+	// as false"; the spec's checks are for true). It cannot be combined
+	// with Endpoint (REC1b1) or with a non-nil FallbackHosts, even an
+	// empty one (REC2a1).
+	FallbackHostsUseDefault bool
 }
 
 // Hosts are the hosts a client connects to: the primary host, always tried
@@ -68,8 +97,10 @@ var fallbackLetters = [...]string{"a", "b", "c", "d", "e"}
 // reproducible for a seeded src, and the rule easy to follow in another
 // language; u is clamped into [0, 1) (NaN counts as 0).
 //
-// It never returns a host twice when h.Fallbacks has no duplicates (as
-// ResolveHosts guarantees), never more hosts than given, and allocates
+// It never returns a fallback host twice when h.Fallbacks has no
+// duplicates (as ResolveHosts guarantees; a fallback host equal to the
+// primary, which ResolveHosts accepts, comes again as a fallback in its
+// drawn place), never more hosts than given, and allocates
 // nothing when dst has room for 1 + len(h.Fallbacks) more hosts. A
 // maxFallbacks ≤ 0 gives the primary host alone. dst may share memory
 // with h.Fallbacks (AppendHostOrder(h.Fallbacks[:0], h, …) is correct):

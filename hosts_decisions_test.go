@@ -129,7 +129,7 @@ var hostDecisionCases = []endpointCase{
 	{id: "environment-production-upper-case", environment: "Production", primary: "main.realtime.ably.net", fallbacks: fiveFallbacks("main", ".fallback.ably-realtime.com")},
 	goodFallback("fallback-upper-case", "FB.Example.com", "fb.example.com"),
 	{id: "invalid-fallback-duplicate-in-other-case", fallbackHosts: []string{"fb.example.com", "FB.EXAMPLE.COM"}, errField: "EndpointOptions.FallbackHosts[1]"},
-	{id: "invalid-fallback-is-primary-in-other-case", endpoint: "rt.example.com", fallbackHosts: []string{"RT.example.com"}, errField: "EndpointOptions.FallbackHosts[0]"},
+	{id: "fallback-is-primary-in-other-case", endpoint: "rt.example.com", fallbackHosts: []string{"RT.example.com"}, primary: "rt.example.com", fallbacks: []string{"rt.example.com"}},
 	// Routing policy ids are DNS labels.
 	policy("policy-id-one-letter", "a", "a"),
 	policy("policy-id-underscore", "a_b", "a_b"),

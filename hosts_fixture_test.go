@@ -16,11 +16,16 @@ import (
 // out from the spec's text (REC1b2–REC1b4, REC1c, REC2a2, REC2c1–REC2c5).
 type endpointCase struct {
 	id, endpoint, environment string
-	fallbackHosts             []string // nil: not set
-	primary                   string
-	fallbacks                 []string
-	errField                  string // non-empty: the option the error must name
-	comment                   string
+	// restHost, realtimeHost and useDefault are Ably's deprecated
+	// options (REC1b1, REC1c1, REC1d, REC2a1, REC2b); empty and false
+	// mean not set.
+	restHost, realtimeHost string
+	useDefault             bool
+	fallbackHosts          []string // nil: not set
+	primary                string
+	fallbacks              []string
+	errField               string // non-empty: the option the error must name
+	comment                string
 	// endpointSet and environmentSet send the option even when it is
 	// the empty string.
 	endpointSet, environmentSet bool
@@ -57,7 +62,8 @@ var endpointCases = []endpointCase{
 	{id: "invalid-empty-fallback-host", fallbackHosts: []string{"fb.example.com", ""}, errField: "EndpointOptions.FallbackHosts[1]"},
 	{id: "invalid-fallback-host-with-space", fallbackHosts: []string{"fb example.com"}, errField: "EndpointOptions.FallbackHosts[0]"},
 	{id: "invalid-duplicate-fallback-host", fallbackHosts: []string{"fb.example.com", "fb.example.com"}, errField: "EndpointOptions.FallbackHosts[1]"},
-	{id: "invalid-fallback-host-is-primary", endpoint: "rt.example.com", fallbackHosts: []string{"rt.example.com"}, errField: "EndpointOptions.FallbackHosts[0]"},
+	{id: "fallback-host-is-primary", endpoint: "rt.example.com", fallbackHosts: []string{"rt.example.com"}, primary: "rt.example.com", fallbacks: []string{"rt.example.com"},
+		comment: "REC2a2: the fallback hosts are the option's value, the primary's name included"},
 }
 
 // qualifying is the list of qualifying failures (RSC15l, RTN17f) as data: a kind
@@ -167,6 +173,11 @@ type hostsItem struct {
 	Environment   *string  `json:"environment,omitempty"`
 	FallbackHosts []string `json:"fallbackHosts,omitempty"`
 	FallbacksSet  *bool    `json:"fallbackHostsSet,omitempty"`
+	// RestHost, RealtimeHost and FallbackHostsUseDefault are Ably's
+	// deprecated options; left out means not set.
+	RestHost                *string `json:"restHost,omitempty"`
+	RealtimeHost            *string `json:"realtimeHost,omitempty"`
+	FallbackHostsUseDefault bool    `json:"fallbackHostsUseDefault,omitempty"`
 
 	FailureKind string `json:"failureKind,omitempty"`
 	Status      *int   `json:"status,omitempty"`
@@ -205,7 +216,7 @@ func buildHostsFixture() hostsFile {
 			"connectivity is up only for a 2xx status whose body, trimmed of ASCII white space (space, tab, LF, VT, FF, CR), is exactly 'yes'; a BOM, NBSP, NEL or any other Unicode space is not trimmed",
 			"host names (an explicit endpoint, REC1b2, or a fallback host) are DNS names or IP addresses: at most 253 bytes; labels of 1 to 63 bytes of ASCII letters, digits, '-' and '_', not starting or ending with '-'; no empty label (so no leading or trailing dot); a name whose last label is all digits must be an IPv4 address; ':' only in an IPv6 address without brackets or zone; internationalised names as A-labels. Being ASCII, bytes, characters and UTF-16 units count the same",
 			"a port is never part of a host: 'example.com:8080', 'localhost:8080' and '[::1]:8080' are rejected alike, naming the option",
-			"host names and routing policy ids are case-insensitive: they are returned in lower case and duplicates (or a fallback equal to the primary) are found after lowering; 'nonprod:' and 'production' match in any case",
+			"host names and routing policy ids are case-insensitive: they are returned in lower case and duplicate fallback hosts are found after lowering; 'nonprod:' and 'production' match in any case",
 			"a routing policy id (endpoint, nonprod:id or environment) is one DNS label, as above ('-' and '-acme-' are rejected)",
 			"an error names the option as the protocol names inputs: endpoint, environment or fallbackHosts[i]",
 			"host order: primary first; then draw k (u clamped into [0,1), NaN as 0) picks index floor(u*r) of the r fallbacks not yet picked, in their given order; at most maxFallbacks",
@@ -214,9 +225,12 @@ func buildHostsFixture() hostsFile {
 			"IPv6: groups of 1 to 4 hex digits in either case; '::' stands for one or more zero groups, never for none, and appears at most once; the last 32 bits may be written as an IPv4 address, with that address's rules",
 			"host order: a missing draw counts as 0; no pinned draw lies where rounding u*r in double precision changes its floor",
 			"preferred host: a qualifying failure (the shouldFallback rules, with no Server header) on the preferred host forgets it, any other failure or a failure on another host does not; fallbackSucceeded (a request that fell back from the primary host succeeded) remembers its host from then, also when it is the host already preferred",
+			"a fallback host equal to the primary host (in any case) is accepted and kept in its place, lowered (REC2a2: 'the set of fallback domains is given by the value of the fallbackHosts option'); the host order tries it as a fallback like any other; a fallback host listed twice is rejected",
+			"the deprecated options (REC1b1, REC1c1, REC2a1): endpoint with environment, restHost, realtimeHost or fallbackHostsUseDefault, environment with restHost or realtimeHost, and fallbackHosts (even []) with fallbackHostsUseDefault are rejected, naming the deprecated option (for endpoint, the first of environment, restHost, realtimeHost, fallbackHostsUseDefault; for environment, the first of restHost, realtimeHost); an empty restHost or realtimeHost and fallbackHostsUseDefault false are the option not given",
+			"restHost, else realtimeHost, is the primary host (REC1d1, REC1d2), for realtime connections too (REC1 names one primary domain), with no fallback hosts (REC2c6); each is a host name as above, where a word without a dot is a host; both are validated when both are given; fallbackHostsUseDefault makes the fallback hosts main.[a-e].fallback.ably-realtime.com whatever names the primary (REC2b)",
 		},
 	}
-	for _, c := range slices.Concat(endpointCases, hostDecisionCases, generatedHostCases()) {
+	for _, c := range slices.Concat(endpointCases, hostDecisionCases, legacyHostCases, generatedHostCases()) {
 		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts", Comment: c.comment,
 			ExpectedPrimary: c.primary, ExpectedFallbacks: &c.fallbacks, ExpectedErrorField: c.errField}
 		if c.endpoint != "" || c.endpointSet {
@@ -225,6 +239,13 @@ func buildHostsFixture() hostsFile {
 		if c.environment != "" || c.environmentSet {
 			it.Environment = ptr(c.environment)
 		}
+		if c.restHost != "" {
+			it.RestHost = ptr(c.restHost)
+		}
+		if c.realtimeHost != "" {
+			it.RealtimeHost = ptr(c.realtimeHost)
+		}
+		it.FallbackHostsUseDefault = c.useDefault
 		it.FallbacksSet = ptr(c.fallbackHosts != nil)
 		it.FallbackHosts = c.fallbackHosts
 		if c.errField != "" {
@@ -357,6 +378,13 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 			if it.Environment != nil {
 				o.Environment = *it.Environment
 			}
+			if it.RestHost != nil {
+				o.RestHost = *it.RestHost
+			}
+			if it.RealtimeHost != nil {
+				o.RealtimeHost = *it.RealtimeHost
+			}
+			o.FallbackHostsUseDefault = it.FallbackHostsUseDefault
 			if *it.FallbacksSet {
 				o.FallbackHosts = append([]string{}, it.FallbackHosts...)
 			}

@@ -247,6 +247,8 @@ var optionForms = []struct {
 	{"endpoint-nonprod", "nonprod:acme", func(v string) endpointCase { return endpointCase{endpoint: v} }, "acme.realtime.ably-nonprod.net", fiveFallbacks("acme", ".fallback.ably-realtime-nonprod.com")},
 	{"environment", "acme", func(v string) endpointCase { return endpointCase{environment: v} }, "acme.realtime.ably.net", fiveFallbacks("acme", ".fallback.ably-realtime.com")},
 	{"fallback-host", "fb.example.com", func(v string) endpointCase { return endpointCase{fallbackHosts: []string{v}} }, "main.realtime.ably.net", []string{"fb.example.com"}},
+	{"rest-host", "rest.example.com", func(v string) endpointCase { return endpointCase{restHost: v} }, "rest.example.com", []string{}},
+	{"realtime-host", "rt.example.com", func(v string) endpointCase { return endpointCase{realtimeHost: v} }, "rt.example.com", []string{}},
 }
 
 // optionField is the error field of an option form.
@@ -256,6 +258,10 @@ func optionField(name string) string {
 		return fieldEnvironment
 	case "fallback-host":
 		return "EndpointOptions.FallbackHosts[0]"
+	case "rest-host":
+		return fieldRestHost
+	case "realtime-host":
+		return fieldRealtimeHost
 	}
 	return fieldEndpoint
 }
@@ -311,7 +317,7 @@ func optionCaseCases() []endpointCase {
 	for _, o := range optionForms {
 		valueOf := func(id string) string {
 			switch o.name {
-			case "endpoint-host":
+			case "endpoint-host", "rest-host", "realtime-host":
 				return id + ".example.com"
 			case "endpoint-nonprod":
 				return "nonprod:" + id
@@ -322,7 +328,7 @@ func optionCaseCases() []endpointCase {
 		}
 		hostsOf := func(id string) (string, []string) {
 			switch o.name {
-			case "endpoint-host":
+			case "endpoint-host", "rest-host", "realtime-host":
 				return id + ".example.com", []string{}
 			case "endpoint-nonprod":
 				return id + ".realtime.ably-nonprod.net", fiveFallbacks(id, ".fallback.ably-realtime-nonprod.com")
@@ -356,7 +362,7 @@ func optionCaseCases() []endpointCase {
 		endpointCase{id: "invalid-environment-production-kelvin", environment: "production\u212a", errField: fieldEnvironment},
 		endpointCase{id: "invalid-fallback-duplicate-upper-case-first", fallbackHosts: []string{"FB.EXAMPLE.COM", "fb.example.com"}, errField: "EndpointOptions.FallbackHosts[1]"},
 		endpointCase{id: "invalid-fallback-duplicate-mixed-case", fallbackHosts: []string{"a.example.com", "Fb.Example.Com", "fB.eXAMPLE.cOM"}, errField: "EndpointOptions.FallbackHosts[2]"},
-		endpointCase{id: "invalid-fallback-is-derived-primary-in-other-case", endpoint: "acme", fallbackHosts: []string{"ACME.realtime.ably.net"}, errField: "EndpointOptions.FallbackHosts[0]"},
+		endpointCase{id: "fallback-is-derived-primary-in-other-case", endpoint: "acme", fallbackHosts: []string{"ACME.realtime.ably.net"}, primary: "acme.realtime.ably.net", fallbacks: []string{"acme.realtime.ably.net"}},
 		endpointCase{id: "invalid-fallback-ipv6-duplicate-in-other-case", fallbackHosts: []string{"fe80::a", "FE80::A"}, errField: "EndpointOptions.FallbackHosts[1]"},
 	)
 	return out

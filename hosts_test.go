@@ -149,46 +149,84 @@ func TestPreferredHostSaturatesAHugeTTL(t *testing.T) {
 }
 
 // FuzzResolveHosts: any options resolve to a valid primary host and
-// distinct fallback hosts, or to a *FieldError that names an option,
-// quotes its value and says what is expected; without Ably, the primary
-// host is the Endpoint given (lowered), and an Endpoint that holds a URL
-// is told to give the host name only.
+// distinct fallback hosts (one of which may be the primary), or to a
+// *FieldError that names an option, quotes its value (true for
+// FallbackHostsUseDefault) and says what is expected; without Ably, the
+// primary host is the Endpoint given (lowered), Ably's deprecated options
+// are refused, and an Endpoint that holds a URL is told to give the host
+// name only. With Ably, the options the spec calls invalid as a set
+// (REC1b1, REC1c1, REC2a1) never resolve, RestHost (else RealtimeHost) is
+// the primary host (REC1d), and FallbackHostsUseDefault gives the default
+// five fallback hosts (REC2b).
 func FuzzResolveHosts(f *testing.F) {
-	f.Add("", "", "fb.example.com", true, true)
-	f.Add("nonprod:x", "", "", false, true)
-	f.Add("a.b", "prod", "a b", true, false)
-	f.Add("https://rt.example.com:443/x", "", "", false, false)
-	f.Add("[::1]:80", "", "fe80::1%eth0", true, false)
-	f.Add("sandbox", "", "", false, false)
-	f.Fuzz(func(t *testing.T, endpoint, environment, fallback string, setFallbacks, ably bool) {
-		o := EndpointOptions{Endpoint: endpoint, Environment: environment, Ably: ably}
+	f.Add("", "", "fb.example.com", true, true, "", "", false)
+	f.Add("nonprod:x", "", "", false, true, "", "", false)
+	f.Add("a.b", "prod", "a b", true, false, "", "", false)
+	f.Add("https://rt.example.com:443/x", "", "", false, false, "", "", false)
+	f.Add("[::1]:80", "", "fe80::1%eth0", true, false, "", "", false)
+	f.Add("sandbox", "", "", false, false, "", "", false)
+	f.Add("", "", "", false, true, "rest.example.com", "rt.example.com", true)
+	f.Add("", "sandbox", "", false, true, "", "rt.example.com", false)
+	f.Add("", "", "localhost", true, true, "LOCALHOST", "", false)
+	f.Add("localhost", "", "localhost", true, false, "", "", false)
+	f.Fuzz(func(t *testing.T, endpoint, environment, fallback string, setFallbacks, ably bool, restHost, realtimeHost string, useDefault bool) {
+		o := EndpointOptions{Endpoint: endpoint, Environment: environment, Ably: ably, RestHost: restHost, RealtimeHost: realtimeHost, FallbackHostsUseDefault: useDefault}
 		if setFallbacks {
 			o.FallbackHosts = strings.Split(fallback, ",")
 		}
+		legacy := restHost != "" || realtimeHost != "" || useDefault
 		h, err := ResolveHosts(o)
 		if err != nil {
 			fe, ok := err.(*FieldError)
 			if !ok {
 				t.Fatalf("error %v is not a *FieldError", err)
 			}
-			if _, qerr := strconv.Unquote(fe.Value); !strings.HasPrefix(fe.Field, "EndpointOptions.") || qerr != nil || fe.Problem == "" {
+			_, qerr := strconv.Unquote(fe.Value)
+			if fe.Field == "EndpointOptions.FallbackHostsUseDefault" {
+				qerr = nil
+				if fe.Value != "true" || !useDefault {
+					qerr = strconv.ErrSyntax
+				}
+			}
+			if !strings.HasPrefix(fe.Field, "EndpointOptions.") || qerr != nil || fe.Problem == "" {
 				t.Fatalf("%#v: %v: want an option, its quoted value and a problem", o, err)
 			}
-			if !ably && environment == "" && fe.Field == "EndpointOptions.Endpoint" && strings.Contains(endpoint, "://") && !strings.Contains(fe.Problem, "give the host name only") {
+			if !ably && environment == "" && !legacy && fe.Field == "EndpointOptions.Endpoint" && strings.Contains(endpoint, "://") && !strings.Contains(fe.Problem, "give the host name only") {
 				t.Fatalf("%#v: %v: a URL is not told to give the host name only", o, err)
 			}
 			return
 		}
-		if h.Primary == "" || h.Fallbacks == nil || slices.Contains(h.Fallbacks, h.Primary) {
+		if h.Primary == "" || h.Fallbacks == nil {
 			t.Fatalf("ResolveHosts(%#v) = %+v", o, h)
 		}
-		if !ably && (h.Primary != asciiLower(endpoint) || environment != "") {
-			t.Fatalf("ResolveHosts(%#v) = %+v: without Ably the primary is the Endpoint given", o, h)
+		if !ably && (h.Primary != asciiLower(endpoint) || environment != "" || legacy) {
+			t.Fatalf("ResolveHosts(%#v) = %+v: without Ably the primary is the Endpoint given, and Ably's deprecated options are refused", o, h)
+		}
+		if ably {
+			switch {
+			case endpoint != "" && (environment != "" || legacy):
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC1b1 makes these options invalid", o, h)
+			case environment != "" && (restHost != "" || realtimeHost != ""):
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC1c1 makes these options invalid", o, h)
+			case setFallbacks && useDefault:
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC2a1 makes these options invalid", o, h)
+			case restHost != "" && h.Primary != asciiLower(restHost):
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC1d1 makes restHost the primary", o, h)
+			case restHost == "" && realtimeHost != "" && h.Primary != asciiLower(realtimeHost):
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC1d2 makes realtimeHost the primary", o, h)
+			case useDefault && !slices.Equal(h.Fallbacks, fiveFallbacks("main", ".fallback.ably-realtime.com")):
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC2b gives the default fallback hosts", o, h)
+			case !useDefault && !setFallbacks && (restHost != "" || realtimeHost != "") && len(h.Fallbacks) != 0:
+				t.Fatalf("ResolveHosts(%#v) = %+v: REC2c6 gives no fallback hosts", o, h)
+			}
+		}
+		if _, err := checkHost("x", h.Primary); err != nil {
+			t.Fatalf("bad primary %v: %v", h, err)
 		}
 		seen := map[string]bool{}
-		for _, x := range append([]string{h.Primary}, h.Fallbacks...) {
+		for _, x := range h.Fallbacks {
 			if _, err := checkHost("x", x); err != nil || seen[x] {
-				t.Fatalf("bad host list %v: %v", h, err)
+				t.Fatalf("bad fallback host list %v: %v", h, err)
 			}
 			seen[x] = true
 		}

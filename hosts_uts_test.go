@@ -26,6 +26,24 @@ func utsFive(prefix, domain string) []string {
 func utsHostsItems() []hostsItem {
 	const pr = "main.realtime.ably.net"
 	mainFive := utsFive("main", "fallback.ably-realtime.com")
+	// legacy is a REC1/REC2 item with Ably's deprecated options: restHost,
+	// realtimeHost ("" not set), fallbackHostsUseDefault.
+	legacy := func(id, uts, spec, comment string, endpoint, environment *string, restHost, realtimeHost string, useDefault bool, fallbacks []string, set bool) hostsItem {
+		it := hostsItem{ID: "uts-" + id, Spec: spec, Function: "resolveHosts", UTS: utsFallback(uts), Comment: comment,
+			Endpoint: endpoint, Environment: environment, FallbackHosts: fallbacks, FallbacksSet: ptr(set), FallbackHostsUseDefault: useDefault}
+		if restHost != "" {
+			it.RestHost = ptr(restHost)
+		}
+		if realtimeHost != "" {
+			it.RealtimeHost = ptr(realtimeHost)
+		}
+		return it
+	}
+	invalid := func(it hostsItem, field string) hostsItem { it.ExpectedErrorField = field; return it }
+	valid := func(it hostsItem, primary string, want []string) hostsItem {
+		it.ExpectedPrimary, it.ExpectedFallbacks = primary, &want
+		return it
+	}
 	none := []string{}
 	resolve := func(id, uts, comment string, endpoint, environment *string, fallbacks []string, set bool, primary string, want []string) hostsItem {
 		it := hostsItem{ID: "uts-" + id, Spec: "REC1/REC2", Function: "resolveHosts", UTS: utsFallback(uts), Comment: comment,
@@ -105,10 +123,31 @@ func utsHostsItems() []hostsItem {
 			FallbacksSet: ptr(false), ExpectedErrorField: "EndpointOptions.Environment"},
 		resolve("rec1c2-environment", "REC1c2/environment-sets-primary-domain-0", "", nil, ptr("sandbox"), nil, false,
 			"sandbox.realtime.ably.net", utsFive("sandbox", "fallback.ably-realtime.com")),
-		resolve("rec1d1-resthost", "REC1d1/resthost-sets-primary-domain-0", "the SDK passes the deprecated restHost as the endpoint",
-			ptr("custom.rest.example.com"), nil, nil, false, "custom.rest.example.com", none),
-		resolve("rec1d2-realtimehost", "REC1d2/realtimehost-sets-primary-domain-0", "the SDK passes the deprecated realtimeHost as the endpoint",
-			ptr("custom.realtime.example.com"), nil, nil, false, "custom.realtime.example.com", none),
+		valid(legacy("rec1d1-resthost", "REC1d1/resthost-sets-primary-domain-0", "REC1d1", "",
+			nil, nil, "custom.rest.example.com", "", false, nil, false), "custom.rest.example.com", none),
+		valid(legacy("rec1d2-realtimehost", "REC1d2/realtimehost-sets-primary-domain-0", "REC1d2", "",
+			nil, nil, "", "custom.realtime.example.com", false, nil, false), "custom.realtime.example.com", none),
+		valid(legacy("rec1d-resthost-precedence", "REC1d/resthost-precedence-over-realtimehost-0", "REC1d1", "the REST request goes to restHost, not realtimeHost",
+			nil, nil, "rest.example.com", "realtime.example.com", false, nil, false), "rest.example.com", none),
+		// REC1b1, REC1c1, REC2a1: options invalid as a set (the SDK's
+		// 40000); the error names the deprecated option.
+		invalid(legacy("rec1b1-endpoint-conflicts-resthost", "REC1b1/endpoint-conflicts-resthost-1", "REC1b1", "endpoint with the deprecated restHost is invalid",
+			ptr("test"), nil, "custom.host.com", "", false, nil, false), "EndpointOptions.RestHost"),
+		invalid(legacy("rec1b1-endpoint-conflicts-realtimehost", "REC1b1/endpoint-conflicts-realtimehost-2", "REC1b1", "endpoint with the deprecated realtimeHost is invalid",
+			ptr("test"), nil, "", "custom.realtime.com", false, nil, false), "EndpointOptions.RealtimeHost"),
+		invalid(legacy("rec1b1-endpoint-conflicts-fallback-default", "REC1b1/endpoint-conflicts-fallback-default-3", "REC1b1", "endpoint with the deprecated fallbackHostsUseDefault is invalid",
+			ptr("test"), nil, "", "", true, nil, false), "EndpointOptions.FallbackHostsUseDefault"),
+		invalid(legacy("rec1c1-environment-conflicts-resthost", "REC1c1/environment-conflicts-resthost-0", "REC1c1", "environment with restHost is invalid",
+			nil, ptr("sandbox"), "custom.host.com", "", false, nil, false), "EndpointOptions.RestHost"),
+		invalid(legacy("rec1c1-environment-conflicts-realtimehost", "REC1c1/environment-conflicts-realtimehost-1", "REC1c1", "environment with realtimeHost is invalid",
+			nil, ptr("sandbox"), "", "custom.realtime.com", false, nil, false), "EndpointOptions.RealtimeHost"),
+		invalid(legacy("rec2a1-fallback-hosts-conflicts-use-default", "REC2a1/fallback-hosts-conflicts-use-default-0", "REC2a1", "fallbackHosts with fallbackHostsUseDefault is invalid",
+			nil, nil, "", "", true, []string{"fb1.example.com"}, true), "EndpointOptions.FallbackHostsUseDefault"),
+		// REC2b: the default fallback hosts behind a custom restHost; the
+		// primary's 500 qualifies, so the second request goes to one of them.
+		valid(legacy("rec2b-fallback-hosts-use-default", "REC2b/fallback-hosts-use-default-0", "REC2b", "restHost would give no fallback hosts (REC2c6); fallbackHostsUseDefault gives the default five",
+			nil, nil, "custom.host.com", "", true, nil, false), "custom.host.com", mainFive),
+		qualifies("rec2b-500-qualifies", "REC2b/fallback-hosts-use-default-0", "RSC15l3", "http-status", 500, "", true),
 		resolve("rec2c1-default-fallbacks", "REC2c1/default-fallback-domains-0", "", nil, nil, nil, false, pr, mainFive),
 		resolve("rec2a2-custom-fallbacks", "REC2a2/custom-fallback-hosts-0", "",
 			nil, nil, []string{"fb1.example.com", "fb2.example.com", "fb3.example.com"}, true, pr, []string{"fb1.example.com", "fb2.example.com", "fb3.example.com"}),
@@ -119,10 +158,10 @@ func utsHostsItems() []hostsItem {
 			"test.realtime.ably.net", utsFive("test", "fallback.ably-realtime.com")),
 		resolve("rec2c5-production-environment", "REC2c5/production-environment-fallback-domains-0", "", nil, ptr("sandbox"), nil, false,
 			"sandbox.realtime.ably.net", utsFive("sandbox", "fallback.ably-realtime.com")),
-		resolve("rec2c6-resthost", "REC2c6/custom-resthost-no-fallbacks-0", "the SDK passes the deprecated restHost as the endpoint",
-			ptr("custom.rest.example.com"), nil, nil, false, "custom.rest.example.com", none),
-		resolve("rec2c6-realtimehost", "REC2c6/custom-realtimehost-no-fallbacks-1", "the SDK passes the deprecated realtimeHost as the endpoint",
-			ptr("custom.realtime.example.com"), nil, nil, false, "custom.realtime.example.com", none),
+		valid(legacy("rec2c6-resthost", "REC2c6/custom-resthost-no-fallbacks-0", "REC2c6", "",
+			nil, nil, "custom.rest.example.com", "", false, nil, false), "custom.rest.example.com", none),
+		valid(legacy("rec2c6-realtimehost", "REC2c6/custom-realtimehost-no-fallbacks-1", "REC2c6", "",
+			nil, nil, "", "custom.realtime.example.com", false, nil, false), "custom.realtime.example.com", none),
 	}
 	// REC3: the connectivity check's answer.
 	for _, c := range []struct {
@@ -161,26 +200,41 @@ func utsHostsItems() []hostsItem {
 			FailureKind: "http-status", Status: ptr(503), ExpectedFallback: ptr(true)},
 	)
 	// rest_fallback.md: the tests configure endpoint localhost with
-	// fallbackHosts [localhost] (the same proxy twice); ResolveHosts refuses
-	// a fallback host equal to the primary (docs/decisions.md: a deliberate
-	// divergence from REC2a2), so the fallback host is the same proxy under
-	// another name, 127.0.0.1. The assertions are the qualifying rules.
+	// fallbackHosts [localhost], the same proxy twice: the fallback host
+	// equal to the primary is accepted (REC2a2) and tried as a fallback,
+	// so the second request goes through the proxy again. Each test gives
+	// the hosts, the order of its two requests, and its qualifying rule.
 	rf := func(id string) []string {
 		return utsRef("uts/rest/integration/proxy/rest_fallback.md", "rest/proxy/"+id)
 	}
+	localhost := []string{"localhost"}
+	proxyHosts := func(id, test, comment string) []hostsItem {
+		return []hostsItem{
+			{ID: "uts-proxy-" + id + "-hosts", Spec: "REC2a2", Function: "resolveHosts", UTS: rf(test),
+				Comment: "endpoint localhost with fallbackHosts [localhost]: the same proxy as primary and fallback", Endpoint: ptr("localhost"),
+				FallbackHosts: localhost, FallbacksSet: ptr(true), ExpectedPrimary: "localhost", ExpectedFallbacks: &localhost},
+			{ID: "uts-proxy-" + id + "-order", Spec: "RSC15a", Function: "hostOrder", UTS: rf(test),
+				Comment: comment, Primary: "localhost", Fallbacks: localhost, MaxFallbacks: ptr(3),
+				Draws: drawNumbers([]float64{0}), ExpectedOrder: []string{"localhost", "localhost"}},
+		}
+	}
+	items = append(items, proxyHosts("rsc15l2", "RSC15l2/timeout-triggers-fallback-0", "the timed-out request, then the fallback host")...)
 	items = append(items,
-		hostsItem{ID: "uts-proxy-rsc15l2-hosts", Spec: "REC2a2", Function: "resolveHosts", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
-			Comment: "fallbackHosts [localhost] in the test: the same proxy as 127.0.0.1 here", Endpoint: ptr("localhost"),
-			FallbackHosts: []string{"127.0.0.1"}, FallbacksSet: ptr(true), ExpectedPrimary: "localhost", ExpectedFallbacks: &[]string{"127.0.0.1"}},
 		hostsItem{ID: "uts-proxy-rsc15l2-timeout-qualifies", Spec: "RSC15l2", Function: "shouldFallback", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
-			FailureKind: "timeout", Status: ptr(0), ExpectedFallback: ptr(true)},
-		hostsItem{ID: "uts-proxy-rsc15l2-two-requests", Spec: "RSC15a", Function: "hostOrder", UTS: rf("RSC15l2/timeout-triggers-fallback-0"),
-			Comment: "the timed-out request, then the fallback host", Primary: "localhost", Fallbacks: []string{"127.0.0.1"}, MaxFallbacks: ptr(3),
-			Draws: drawNumbers([]float64{0}), ExpectedOrder: []string{"localhost", "127.0.0.1"}},
+			FailureKind: "timeout", Status: ptr(0), ExpectedFallback: ptr(true)})
+	items = append(items, proxyHosts("rsc15l4", "RSC15l4/cloudfront-header-fallback-0", "the CloudFront 403, then the fallback host")...)
+	items = append(items,
 		hostsItem{ID: "uts-proxy-rsc15l4-cloudfront-403-qualifies", Spec: "RSC15l4", Function: "shouldFallback", UTS: rf("RSC15l4/cloudfront-header-fallback-0"),
-			FailureKind: "http-status", Status: ptr(403), Server: "CloudFront", ExpectedFallback: ptr(true)},
+			FailureKind: "http-status", Status: ptr(403), Server: "CloudFront", ExpectedFallback: ptr(true)})
+	items = append(items, proxyHosts("rsc15l-drop", "RSC15l/connection-drop-fallback-1", "the dropped request, then the fallback host (runner.Classify reads the reset as unreachable: runner/uts_test.go)")...)
+	items = append(items,
+		hostsItem{ID: "uts-proxy-rsc15l-drop-unreachable-qualifies", Spec: "RSC15l1", Function: "shouldFallback", UTS: rf("RSC15l/connection-drop-fallback-1"),
+			FailureKind: "unreachable", Status: ptr(0), ExpectedFallback: ptr(true)})
+	items = append(items, hostsItem{ID: "uts-proxy-rsc15l-4xx-hosts", Spec: "REC2a2", Function: "resolveHosts", UTS: rf("RSC15l/http-4xx-not-retried-0"),
+		Comment: "endpoint localhost with fallbackHosts [localhost]: a fallback host exists, and the 403 still is not retried", Endpoint: ptr("localhost"),
+		FallbackHosts: localhost, FallbacksSet: ptr(true), ExpectedPrimary: "localhost", ExpectedFallbacks: &localhost})
+	items = append(items,
 		hostsItem{ID: "uts-proxy-rsc15l-403-not-retried", Spec: "RSC15l", Function: "shouldFallback", UTS: rf("RSC15l/http-4xx-not-retried-0"),
-			FailureKind: "http-status", Status: ptr(403), ExpectedFallback: ptr(false)},
-	)
+			FailureKind: "http-status", Status: ptr(403), ExpectedFallback: ptr(false)})
 	return items
 }

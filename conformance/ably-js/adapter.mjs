@@ -71,18 +71,23 @@ function withRandom(draws, f) {
 
 const num = (v) => (typeof v === "string" ? Number(v) : v); // "NaN", "Infinity", "-Infinity"
 
-function resolveHosts({ endpoint, environment, fallbackHosts }) {
+function resolveHosts({ endpoint, environment, restHost, realtimeHost, fallbackHostsUseDefault, fallbackHosts }) {
   const opts = { key: "app.key:secret", autoConnect: false, logLevel: 0 };
   if (endpoint) opts.endpoint = endpoint;
   if (environment) opts.environment = environment;
+  if (restHost) opts.restHost = restHost;
+  if (realtimeHost) opts.realtimeHost = realtimeHost;
+  if (fallbackHostsUseDefault) opts.fallbackHostsUseDefault = true;
   if (fallbackHosts !== undefined) opts.fallbackHosts = fallbackHosts;
   let o;
   try {
     o = new Ably.Rest(opts).options;
   } catch (e) {
-    // 40106: endpoint combined with a deprecated option; the one given
-    // here besides endpoint is environment.
-    if (e?.code === 40106) e.field = "environment";
+    // 40106: endpoint combined with environment, restHost or
+    // realtimeHost, or environment with restHost or realtimeHost; the
+    // error names no option, so the field is the first deprecated one
+    // given, in that order.
+    if (e?.code === 40106) e.field = [environment && endpoint ? "environment" : "", restHost ? "restHost" : "", realtimeHost ? "realtimeHost" : ""].find(Boolean);
     throw e;
   }
   return { primary: o.primaryDomain ?? o.restHost, fallbacks: o.fallbackHosts ?? [] };

@@ -163,11 +163,31 @@ function checkPolicyId(field, value, id) {
   if (!LABEL.test(id)) throw new OptionError(field, `${JSON.stringify(value)} is not a routing policy id`);
 }
 
-export function resolveHosts({ endpoint = "", environment = "", fallbackHosts }) {
+// The option sets the spec calls invalid, naming the deprecated option:
+// REC1b1 (endpoint with environment, restHost, realtimeHost or
+// fallbackHostsUseDefault, in that order), REC1c1 (environment with
+// restHost or realtimeHost), REC2a1 (fallbackHosts, even [], with
+// fallbackHostsUseDefault).
+function invalidAsASet(endpoint, environment, restHost, realtimeHost, useDefault, fallbackHosts) {
+  if (endpoint && environment) throw new OptionError("environment", "endpoint and environment cannot be combined");
+  if (endpoint && restHost) throw new OptionError("restHost", "endpoint and restHost cannot be combined");
+  if (endpoint && realtimeHost) throw new OptionError("realtimeHost", "endpoint and realtimeHost cannot be combined");
+  if (endpoint && useDefault) throw new OptionError("fallbackHostsUseDefault", "endpoint and fallbackHostsUseDefault cannot be combined");
+  if (environment && restHost) throw new OptionError("restHost", "environment and restHost cannot be combined");
+  if (environment && realtimeHost) throw new OptionError("realtimeHost", "environment and realtimeHost cannot be combined");
+  if (fallbackHosts !== undefined && useDefault) throw new OptionError("fallbackHostsUseDefault", "fallbackHosts and fallbackHostsUseDefault cannot be combined");
+}
+
+export function resolveHosts({ endpoint = "", environment = "", restHost = "", realtimeHost = "", fallbackHostsUseDefault = false, fallbackHosts }) {
   let hosts;
   const ep = asciiLower(endpoint);
-  if (endpoint && environment) throw new OptionError("environment", "endpoint and environment cannot be combined");
-  if (environment) {
+  invalidAsASet(endpoint, environment, restHost, realtimeHost, fallbackHostsUseDefault, fallbackHosts);
+  if (restHost || realtimeHost) {
+    // REC1d1, REC1d2: restHost, else realtimeHost (both validated); REC2c6: no fallbacks.
+    const rest = restHost ? checkHost("restHost", restHost) : "";
+    const realtime = realtimeHost ? checkHost("realtimeHost", realtimeHost) : "";
+    hosts = { primary: rest || realtime, fallbacks: [] };
+  } else if (environment) {
     let id = asciiLower(environment);
     if (id === "production") id = "main";
     checkPolicyId("environment", environment, id);
@@ -184,11 +204,14 @@ export function resolveHosts({ endpoint = "", environment = "", fallbackHosts })
     checkPolicyId("endpoint", endpoint, ep);
     hosts = policyHosts(ep, ".realtime.ably.net", ".fallback.ably-realtime.com");
   }
+  // REC2b: the default fallback hosts, whatever names the primary.
+  if (fallbackHostsUseDefault) hosts.fallbacks = policyHosts("main", ".realtime.ably.net", ".fallback.ably-realtime.com").fallbacks;
   if (fallbackHosts !== undefined) {
-    const seen = new Set([hosts.primary]);
+    // REC2a2: the option's value; a fallback host may be the primary.
+    const seen = new Set();
     hosts.fallbacks = fallbackHosts.map((h, i) => {
       const host = checkHost(`fallbackHosts[${i}]`, h);
-      if (seen.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice (or is the primary host)`);
+      if (seen.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice`);
       seen.add(host);
       return host;
     });

@@ -343,10 +343,10 @@ def hosts_from_environment(environment):
     return policy_hosts(policy_id(environment, "environment"), nonprod=False)
 
 
-def explicit_fallbacks(fallback_hosts, primary):
+def explicit_fallbacks(fallback_hosts):
     """REC2a2: the fallbackHosts option, each a valid host, lowered, no duplicate
-    (of another or of the primary) after lowering."""
-    seen = {primary}
+    after lowering; a fallback host may be the primary host."""
+    seen = set()
     result = []
     for i, host in enumerate(fallback_hosts):
         field = f"fallbackHosts[{i}]"
@@ -360,18 +360,48 @@ def explicit_fallbacks(fallback_hosts, primary):
     return result
 
 
-def resolve_hosts(endpoint, environment, fallback_hosts_set, fallback_hosts):
-    """REC1, REC2: the primary host and the fallback hosts."""
-    if endpoint and environment:
-        raise FieldError("environment", "environment: cannot be used with endpoint (REC1b1)")
+def legacy_conflict(endpoint, environment, rest_host, realtime_host, use_default, fallback_hosts_set):
+    """The option sets the spec calls invalid, naming the deprecated option:
+    REC1b1, REC1c1, REC2a1."""
     if endpoint:
+        for field, given in (("environment", environment), ("restHost", rest_host),
+                             ("realtimeHost", realtime_host), ("fallbackHostsUseDefault", use_default)):
+            if given:
+                raise FieldError(field, f"{field}: cannot be used with endpoint (REC1b1)")
+    if environment:
+        for field, given in (("restHost", rest_host), ("realtimeHost", realtime_host)):
+            if given:
+                raise FieldError(field, f"{field}: cannot be used with environment (REC1c1)")
+    if fallback_hosts_set and use_default:
+        raise FieldError("fallbackHostsUseDefault", "fallbackHostsUseDefault: cannot be used with fallbackHosts (REC2a1)")
+
+
+def legacy_host(value, field):
+    """restHost or realtimeHost: a host name, lowered."""
+    if not isinstance(value, str) or not valid_host(value):
+        raise FieldError(field, f"{field}: {value!r} is not a host name")
+    return ascii_lower(value)
+
+
+def resolve_hosts(endpoint, environment, fallback_hosts_set, fallback_hosts,
+                  rest_host="", realtime_host="", use_default=False):
+    """REC1, REC2: the primary host and the fallback hosts."""
+    legacy_conflict(endpoint, environment, rest_host, realtime_host, use_default, fallback_hosts_set)
+    if rest_host or realtime_host:
+        # REC1d1, REC1d2 (both validated); REC2c6: no fallback hosts.
+        rest = legacy_host(rest_host, "restHost") if rest_host else ""
+        realtime = legacy_host(realtime_host, "realtimeHost") if realtime_host else ""
+        primary, fallbacks = rest or realtime, []
+    elif endpoint:
         primary, fallbacks = hosts_from_endpoint(endpoint)
     elif environment:
         primary, fallbacks = hosts_from_environment(environment)
     else:
         primary, fallbacks = policy_hosts("main", nonprod=False)  # REC1a, REC2c1
+    if use_default:
+        fallbacks = policy_hosts("main", nonprod=False)[1]  # REC2b
     if fallback_hosts_set:
-        fallbacks = explicit_fallbacks(fallback_hosts or [], primary)
+        fallbacks = explicit_fallbacks(fallback_hosts or [])
     return primary, fallbacks
 
 
@@ -455,7 +485,9 @@ def hosts_resolve(inp):
     # fixture's fallbackHostsSet); an empty list disables fallback.
     fallback_hosts_set = inp.get("fallbackHostsSet", "fallbackHosts" in inp)
     primary, fallbacks = resolve_hosts(inp.get("endpoint", ""), inp.get("environment", ""),
-                                       fallback_hosts_set, inp.get("fallbackHosts"))
+                                       fallback_hosts_set, inp.get("fallbackHosts"),
+                                       inp.get("restHost", ""), inp.get("realtimeHost", ""),
+                                       inp.get("fallbackHostsUseDefault", False) is True)
     return {"primary": primary, "fallbacks": fallbacks}
 
 

@@ -298,6 +298,17 @@ func randRequest(r *rand.Rand, i int) Request {
 		if r.IntN(4) == 0 {
 			in["environment"] = randString(r, hostPieces, 3)
 		}
+		// Ably's deprecated options: restHost, realtimeHost,
+		// fallbackHostsUseDefault (REC1b1, REC1c1, REC1d, REC2a1, REC2b).
+		if r.IntN(6) == 0 {
+			in["restHost"] = randString(r, hostPieces, 5)
+		}
+		if r.IntN(6) == 0 {
+			in["realtimeHost"] = randString(r, hostPieces, 5)
+		}
+		if r.IntN(6) == 0 {
+			in["fallbackHostsUseDefault"] = true
+		}
 		if r.IntN(2) == 0 {
 			hosts := []any{}
 			for n := r.IntN(4); n > 0; n-- {

@@ -82,8 +82,7 @@ var domainRules = []domainRule{
 	}},
 	{DecisionHostValidation, []string{"resolveHosts"}, func(in, ex map[string]any) bool {
 		_, isErr := ex["error"]
-		both := in["endpoint"] != nil && in["endpoint"] != "" && in["environment"] != nil && in["environment"] != ""
-		return isErr && !both
+		return isErr && !invalidAsASet(in)
 	}},
 	{DecisionHostCase, []string{"resolveHosts"}, func(in, _ map[string]any) bool {
 		up := func(v any) bool {
@@ -91,7 +90,7 @@ var domainRules = []domainRule{
 			return strings.ContainsFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
 		}
 		hosts, _ := in["fallbackHosts"].([]any)
-		return up(in["endpoint"]) || up(in["environment"]) || slices.ContainsFunc(hosts, up)
+		return up(in["endpoint"]) || up(in["environment"]) || up(in["restHost"]) || up(in["realtimeHost"]) || slices.ContainsFunc(hosts, up)
 	}},
 	{DecisionBodyUnicode, []string{"connectivityUp"}, func(in, _ map[string]any) bool {
 		s, _ := in["body"].(string)
@@ -124,4 +123,19 @@ func Decisions() []string {
 		out[i] = r.decision
 	}
 	return out
+}
+
+// invalidAsASet reports whether resolveHosts options are a set the spec
+// itself calls invalid, which every SDK that supports the options
+// rejects: endpoint with environment, restHost, realtimeHost or
+// fallbackHostsUseDefault (REC1b1), environment with restHost or
+// realtimeHost (REC1c1), fallbackHosts with fallbackHostsUseDefault
+// (REC2a1).
+func invalidAsASet(in map[string]any) bool {
+	set := func(k string) bool { s, _ := in[k].(string); return s != "" }
+	useDefault := in["fallbackHostsUseDefault"] == true
+	_, fallbacks := in["fallbackHosts"]
+	return set("endpoint") && (set("environment") || set("restHost") || set("realtimeHost") || useDefault) ||
+		set("environment") && (set("restHost") || set("realtimeHost")) ||
+		fallbacks && useDefault
 }

@@ -81,6 +81,9 @@ type fnInput struct {
 	ShortCircuitMs     float64    `json:"shortCircuitMs"`
 	Endpoint           string     `json:"endpoint"`
 	Environment        string     `json:"environment"`
+	RestHost           string     `json:"restHost"`
+	RealtimeHost       string     `json:"realtimeHost"`
+	UseDefault         bool       `json:"fallbackHostsUseDefault"`
 	FallbackHosts      *[]string  `json:"fallbackHosts"`
 	FailureKind        string     `json:"failureKind"`
 	Status             int        `json:"status"`
@@ -185,7 +188,8 @@ func answer(req Request) (map[string]any, error) {
 		t, m := reconnect.UpgradeAfterActivation(transports[in.Activated], reconnect.Availability{WebSocket: in.WebSocketAvailable, HTTP: true})
 		return map[string]any{"transport": t.String(), "mode": m.String()}, nil
 	case "resolveHosts":
-		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment, Ably: true} // the fixtures are REC1/REC2
+		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment, Ably: true, // the fixtures are REC1/REC2
+			RestHost: in.RestHost, RealtimeHost: in.RealtimeHost, FallbackHostsUseDefault: in.UseDefault}
 		if in.FallbackHosts != nil {
 			o.FallbackHosts = append([]string{}, *in.FallbackHosts...)
 		}

@@ -145,15 +145,88 @@ pub fn resolve_hosts(
     environment: &str,
     fallback_hosts: Option<&[String]>,
 ) -> Result<Hosts, FieldError> {
-    let mut hosts;
-    let mut explicit = false;
-    if !endpoint.is_empty() && !environment.is_empty() {
+    resolve_hosts_legacy(endpoint, environment, &Legacy::default(), fallback_hosts)
+}
+
+/// Ably's deprecated options: restHost and realtimeHost ("" not set) and
+/// fallbackHostsUseDefault.
+#[derive(Default)]
+pub struct Legacy {
+    pub rest_host: String,
+    pub realtime_host: String,
+    pub use_default: bool,
+}
+
+/// The option sets the spec calls invalid, naming the deprecated option:
+/// REC1b1, REC1c1, REC2a1.
+fn legacy_conflict(
+    endpoint: &str,
+    environment: &str,
+    l: &Legacy,
+    fallbacks_set: bool,
+) -> Result<(), FieldError> {
+    if !endpoint.is_empty() {
+        for (field, given) in [
+            ("environment", !environment.is_empty()),
+            ("restHost", !l.rest_host.is_empty()),
+            ("realtimeHost", !l.realtime_host.is_empty()),
+            ("fallbackHostsUseDefault", l.use_default),
+        ] {
+            if given {
+                return Err(err(field, "cannot be combined with endpoint (REC1b1)"));
+            }
+        }
+    }
+    if !environment.is_empty() {
+        for (field, given) in [
+            ("restHost", !l.rest_host.is_empty()),
+            ("realtimeHost", !l.realtime_host.is_empty()),
+        ] {
+            if given {
+                return Err(err(field, "cannot be combined with environment (REC1c1)"));
+            }
+        }
+    }
+    if fallbacks_set && l.use_default {
         return Err(err(
-            "environment",
-            "give either endpoint or environment, not both (REC1b1)",
+            "fallbackHostsUseDefault",
+            "cannot be combined with fallbackHosts (REC2a1)",
         ));
     }
-    if !endpoint.is_empty() {
+    Ok(())
+}
+
+/// resolveHosts with Ably's rules and its deprecated options.
+pub fn resolve_hosts_legacy(
+    endpoint: &str,
+    environment: &str,
+    legacy: &Legacy,
+    fallback_hosts: Option<&[String]>,
+) -> Result<Hosts, FieldError> {
+    let mut hosts;
+    let mut explicit = false;
+    legacy_conflict(endpoint, environment, legacy, fallback_hosts.is_some())?;
+    if !legacy.rest_host.is_empty() || !legacy.realtime_host.is_empty() {
+        // REC1d1, REC1d2: restHost, else realtimeHost (both validated);
+        // REC2c6: no fallback hosts.
+        for (field, h) in [
+            ("restHost", &legacy.rest_host),
+            ("realtimeHost", &legacy.realtime_host),
+        ] {
+            if !h.is_empty() && !valid_host(h) {
+                return Err(err(field, "not a valid host name"));
+            }
+        }
+        let primary = if legacy.rest_host.is_empty() {
+            &legacy.realtime_host
+        } else {
+            &legacy.rest_host
+        };
+        hosts = Hosts {
+            primary: lower(primary),
+            fallbacks: Vec::new(),
+        };
+    } else if !endpoint.is_empty() {
         let low = lower(endpoint);
         if low.len() >= 8 && low.is_char_boundary(8) && low[..8].eq_ignore_ascii_case("nonprod:") {
             let id = &endpoint[8..];
@@ -191,6 +264,9 @@ pub fn resolve_hosts(
         hosts = derived("main", false);
     }
     let _ = explicit;
+    if legacy.use_default {
+        hosts.fallbacks = derived("main", false).fallbacks; // REC2b
+    }
     if let Some(list) = fallback_hosts {
         let mut out: Vec<String> = Vec::new();
         for (i, h) in list.iter().enumerate() {
@@ -202,7 +278,8 @@ pub fn resolve_hosts(
                 });
             }
             let l = lower(h);
-            if l == hosts.primary || out.contains(&l) {
+            // REC2a2: the option's value; a fallback host may be the primary.
+            if out.contains(&l) {
                 return Err(FieldError {
                     field,
                     message: "a duplicate host".into(),

@@ -108,9 +108,18 @@ fn hosts_area(function: &str, input: &Value) -> Answer {
                 Value::Arr(a) => a.iter().map(|x| x.as_str().to_string()).collect(),
                 _ => Vec::new(),
             });
-            match hosts::resolve_hosts(
+            let legacy = hosts::Legacy {
+                rest_host: input.str_of("restHost"),
+                realtime_host: input.str_of("realtimeHost"),
+                use_default: matches!(
+                    input.get("fallbackHostsUseDefault"),
+                    Some(Value::Bool(true))
+                ),
+            };
+            match hosts::resolve_hosts_legacy(
                 &input.str_of("endpoint"),
                 &input.str_of("environment"),
+                &legacy,
                 fb.as_deref(),
             ) {
                 Ok(h) => Answer::Result(obj(vec![
