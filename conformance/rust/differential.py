@@ -35,8 +35,11 @@ with tempfile.TemporaryDirectory() as d:
                          capture_output=True, text=True)
 r = json.loads(out.stdout)
 for f in r["failures"]:
-    ex, ac, st = f["expected"]["steps"], f["actual"]["steps"], f["input"]["steps"]
     print(f["id"], json.dumps(f["input"]["config"]))
+    if "steps" not in f["expected"] or "steps" not in f["actual"]:
+        print("  ", json.dumps(f)[:2000])
+        continue
+    ex, ac, st = f["expected"]["steps"], f["actual"]["steps"], f["input"]["steps"]
     for i, (x, y) in enumerate(zip(ex, ac)):
         if x["actions"] != y["actions"]:
             for j in range(i):

@@ -88,6 +88,8 @@ pub enum Event {
     Details(u64, Details),
     Activity(u64, Option<f64>),
     Token(u64, Option<Failure>),
+    /// The SDK's Auth#authorize was called (RTC8).
+    Authorize,
     Unknown,
 }
 
@@ -135,6 +137,7 @@ pub fn parse_event(text: &str) -> Event {
         "websocket-check" => Event::WebSocketCheck(c(), w.get(2) == Some(&"up")),
         "network-up" => Event::NetworkUp,
         "network-down" => Event::NetworkDown,
+        "authorize" => Event::Authorize,
         "fatal" => match w.get(1).and_then(|f| parse_failure(f)) {
             Some(f) => Event::Fatal(f),
             None => Event::Unknown,

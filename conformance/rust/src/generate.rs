@@ -220,6 +220,8 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                         "fatal other",
                         "timer retry",
                         "connectivity C0 up",
+                        "authorize",
+                        "authorize",
                     ])
                     .to_string();
             }

@@ -99,13 +99,15 @@ impl Engine {
         self.window_due = false;
         self.att = Attempt::new();
         self.att.followed_renewal = followed_renewal;
-        let redirect = self.redirect;
-        self.redirect = false;
         if self.renew_next {
+            // The renewal comes first; a pending RTN17f1 redirect waits for
+            // the attempt that opens transports.
             self.renew_next = false;
             self.ask_renewal();
             return;
         }
+        let redirect = self.redirect;
+        self.redirect = false;
         let has_fallback = !self.cfg.fallbacks.is_empty();
         let mode = self.mode();
         if self.wc() {

@@ -364,6 +364,7 @@ impl Engine {
             Event::Details(id, d) => self.on_details(id, d),
             Event::Activity(id, at) => self.on_activity(id, at),
             Event::Token(c, f) => self.on_token(c, f),
+            Event::Authorize => self.on_authorize(),
             Event::Unknown => {}
         }
         std::mem::take(&mut self.out)

@@ -1,4 +1,4 @@
-//! connect, close and fatal (RTN11, RTN12, RTN14b).
+//! connect, close, fatal and authorize (RTN11, RTN12, RTN14b, RTC8).
 
 use super::*;
 use crate::events::Failure;
@@ -71,6 +71,32 @@ impl Engine {
                 self.att.renewal = None;
                 self.state_change(State::Failed, "fatal", None, Some(&f));
             }
+        }
+    }
+
+    /// RTC8: CONNECTING halts the attempt for a renewal (RTC8b); the
+    /// states of RTC8c (and INITIALIZED) connect with the renewal first;
+    /// CONNECTED and CLOSING do nothing. canRenewToken does not matter.
+    pub(crate) fn on_authorize(&mut self) {
+        match self.state {
+            State::Connecting => {
+                // Every attempt halted, then block 6 without its state
+                // change: a new attempt (its own record: no last failure,
+                // no checks, no host order) that starts with the renewal.
+                self.dispose_all();
+                self.cancel_attempt_timers();
+                self.renew_next = true;
+                self.start_attempt("", false);
+            }
+            State::Initialized
+            | State::Disconnected
+            | State::Suspended
+            | State::Closed
+            | State::Failed => {
+                self.renew_next = true;
+                self.on_connect();
+            }
+            State::Connected | State::Closing => {}
         }
     }
 }

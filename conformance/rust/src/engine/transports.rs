@@ -239,6 +239,9 @@ impl Engine {
         self.cancel_attempt_timers();
         self.att.conn_check = None;
         self.att.slow_check = None;
+        // The websocket walk's check is forgotten with the attempt (its
+        // answer is then stale).
+        self.att.walk_check = WalkCheck::None;
         // The attempt that started on a remembered HTTP is abandoned: the
         // renewal's failure is not that transport's, and its background
         // websocket check ends with it (a late up forgets nothing).
