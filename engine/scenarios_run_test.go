@@ -2,10 +2,10 @@ package engine_test
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/reconnect-go/reconnect/internal/conform"
+	"github.com/reconnect-go/reconnect/internal/fixturetest"
 )
 
 // TestFixtureScenariosAgainstEngine replays every scenario of
@@ -57,18 +57,9 @@ type fixtureScenario[T any] struct {
 // file's order; a file or item that does not parse fails t.
 func loadFixtureScenarios[T any](t *testing.T) []fixtureScenario[T] {
 	t.Helper()
-	data, err := os.ReadFile("../fixtures/scenarios.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]fixtureScenario[T], len(f.Items))
-	for i, raw := range f.Items {
+	items := fixturetest.Items(t, "../fixtures/scenarios.json")
+	out := make([]fixtureScenario[T], len(items))
+	for i, raw := range items {
 		if err := json.Unmarshal(raw, &out[i].in); err != nil {
 			t.Fatal(err)
 		}
