@@ -2,7 +2,6 @@ package reconnect
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"go/format"
 	"go/parser"
@@ -18,6 +17,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/reconnect-go/reconnect/internal/fixturetest"
 )
 
 // The Markdown the project publishes: the README, every page of docs/ and
@@ -263,16 +264,7 @@ func TestDocsGoBlocksAreWholeFilesThatBuild(t *testing.T) {
 // equal to the fixture's.
 func TestDocsCountTheScenarios(t *testing.T) {
 	re := regexp.MustCompile("`fixtures/scenarios.json` holds ([0-9]+) timelines")
-	raw, err := os.ReadFile("fixtures/scenarios.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	items := fixturetest.Items(t, "fixtures/scenarios.json")
 	found := 0
 	for _, file := range docFiles(t) {
 		data, err := os.ReadFile(file)
@@ -281,7 +273,7 @@ func TestDocsCountTheScenarios(t *testing.T) {
 		}
 		for _, m := range re.FindAllSubmatch(data, -1) {
 			found++
-			if got, want := string(m[1]), strconv.Itoa(len(f.Items)); got != want {
+			if got, want := string(m[1]), strconv.Itoa(len(items)); got != want {
 				t.Errorf("%s says fixtures/scenarios.json holds %s timelines; it holds %s", file, got, want)
 			}
 		}

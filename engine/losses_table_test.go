@@ -1,12 +1,10 @@
 package engine_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,47 +44,21 @@ type lossDriver struct {
 	checks map[engine.CheckID]engine.ActionKind
 }
 
-func msText(d time.Duration) string {
-	s := strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64)
-	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
-}
-
 // render writes an action in the fixture grammar, tracking what is live.
 func (d *lossDriver) render(a engine.Action) string {
 	switch a.Kind {
-	case engine.ActionStartTimer, engine.ActionCancelTimer:
-		name := a.TimerKind.String()
-		if a.TimerKind == engine.TimerConnect {
-			name += fmt.Sprintf(" T%d", a.Transport)
-		}
-		if a.Kind == engine.ActionCancelTimer {
-			delete(d.timers, a.Timer)
-			return "cancel " + name
-		}
-		d.timers[a.Timer], d.names[a.Timer] = a, name
-		return "timer " + name + " at=" + msText(a.Due.Sub(lossEpoch))
-	case engine.ActionStateChange:
-		return conform.StateLine(a.From, a.To, a.Reason, a.RetryIn, a.Failure)
-	case engine.ActionUpdate:
-		return conform.UpdateLine(a.Reason, a.Failure)
+	case engine.ActionStartTimer:
+		d.timers[a.Timer], d.names[a.Timer] = a, conform.TimerName(a)
+	case engine.ActionCancelTimer:
+		delete(d.timers, a.Timer)
 	case engine.ActionOpenTransport:
 		d.live = append(d.live, a.Transport)
-		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
 	case engine.ActionDisposeTransport:
 		d.live = slices.DeleteFunc(d.live, func(id engine.TransportID) bool { return id == a.Transport })
-		return fmt.Sprintf("dispose T%d", a.Transport)
-	case engine.ActionActivateTransport:
-		return fmt.Sprintf("activate T%d", a.Transport)
-	case engine.ActionCheckConnectivity:
+	case engine.ActionCheckConnectivity, engine.ActionCheckWebSocket:
 		d.checks[a.Check] = a.Kind
-		return fmt.Sprintf("check C%d", a.Check)
-	case engine.ActionCheckWebSocket:
-		d.checks[a.Check] = a.Kind
-		return fmt.Sprintf("check-websocket C%d", a.Check)
-	case engine.ActionRenewToken:
-		return fmt.Sprintf("renew-token C%d", a.Check)
 	}
-	return a.String()
+	return conform.ActionLine(a, lossEpoch)
 }
 
 // lossFailures are the failures a transport is lost with: each class of
@@ -311,26 +283,12 @@ func TestLossTableDrivesTheEngine(t *testing.T) {
 // returns, per loss row, per policy, the scenarios with a step it decides.
 func scenarioLossRows(t *testing.T) map[string]map[string][]string {
 	t.Helper()
-	data, err := os.ReadFile("../fixtures/scenarios.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
+	type item struct {
+		ID string `json:"id"`
 	}
 	out := map[string]map[string][]string{}
-	for _, raw := range f.Items {
-		var in conform.ScenarioInput
-		var id struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(raw, &in); err != nil {
-			t.Fatal(err)
-		}
-		_ = json.Unmarshal(raw, &id)
+	for _, sc := range loadFixtureScenarios[item](t) {
+		in, id := sc.in, sc.item
 		cfg, _, err := conform.ScenarioConfig(in)
 		if err != nil {
 			t.Fatalf("%s: %v", id.ID, err)

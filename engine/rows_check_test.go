@@ -32,35 +32,19 @@ var policyShort = map[string]string{"": "wf", "websocket-first": "wf", "http-fir
 
 func loadRowScenarios(t *testing.T) map[string]*rowScenario {
 	t.Helper()
-	data, err := os.ReadFile("../fixtures/scenarios.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
+	type item struct {
+		ID     string   `json:"id"`
+		Rows   []string `json:"rows"`
+		Config struct {
+			Policy string `json:"policy"`
+		} `json:"config"`
+		Steps []struct {
+			Event string `json:"event"`
+		} `json:"steps"`
 	}
 	out := map[string]*rowScenario{}
-	for _, raw := range f.Items {
-		var in conform.ScenarioInput
-		var it struct {
-			ID     string   `json:"id"`
-			Rows   []string `json:"rows"`
-			Config struct {
-				Policy string `json:"policy"`
-			} `json:"config"`
-			Steps []struct {
-				Event string `json:"event"`
-			} `json:"steps"`
-		}
-		if err := json.Unmarshal(raw, &in); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &it); err != nil {
-			t.Fatal(err)
-		}
+	for _, sc := range loadFixtureScenarios[item](t) {
+		in, it := sc.in, sc.item
 		res, err := conform.RunScenario(in)
 		if err != nil {
 			t.Fatalf("%s: %v", it.ID, err)

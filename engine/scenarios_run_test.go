@@ -2,10 +2,10 @@ package engine_test
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/reconnect-go/reconnect/internal/conform"
+	"github.com/reconnect-go/reconnect/internal/fixturetest"
 )
 
 // TestFixtureScenariosAgainstEngine replays every scenario of
@@ -13,33 +13,17 @@ import (
 // actions (by the fixture's matching rule: every action in order), state
 // and retry count.
 func TestFixtureScenariosAgainstEngine(t *testing.T) {
-	data, err := os.ReadFile("../fixtures/scenarios.json")
-	if err != nil {
-		t.Fatal(err)
+	type expected struct {
+		ID    string `json:"id"`
+		Steps []struct {
+			Event            string   `json:"event"`
+			Expect           []string `json:"expect"`
+			ExpectState      string   `json:"expectState"`
+			ExpectRetryCount *int     `json:"expectRetryCount"`
+		} `json:"steps"`
 	}
-	var f struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range f.Items {
-		var in conform.ScenarioInput
-		var exp struct {
-			ID    string `json:"id"`
-			Steps []struct {
-				Event            string   `json:"event"`
-				Expect           []string `json:"expect"`
-				ExpectState      string   `json:"expectState"`
-				ExpectRetryCount *int     `json:"expectRetryCount"`
-			} `json:"steps"`
-		}
-		if err := json.Unmarshal(raw, &in); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &exp); err != nil {
-			t.Fatal(err)
-		}
+	for _, sc := range loadFixtureScenarios[expected](t) {
+		in, exp := sc.in, sc.item
 		t.Run(exp.ID, func(t *testing.T) {
 			got, err := conform.RunScenario(in)
 			if err != nil {
@@ -59,4 +43,29 @@ func TestFixtureScenariosAgainstEngine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fixtureScenario is an item of fixtures/scenarios.json read twice: as
+// the input the protocol sends, and as T, the fields of it a test reads
+// besides.
+type fixtureScenario[T any] struct {
+	in   conform.ScenarioInput
+	item T
+}
+
+// loadFixtureScenarios reads every item of fixtures/scenarios.json, in the
+// file's order; a file or item that does not parse fails t.
+func loadFixtureScenarios[T any](t *testing.T) []fixtureScenario[T] {
+	t.Helper()
+	items := fixturetest.Items(t, "../fixtures/scenarios.json")
+	out := make([]fixtureScenario[T], len(items))
+	for i, raw := range items {
+		if err := json.Unmarshal(raw, &out[i].in); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &out[i].item); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

@@ -61,12 +61,7 @@ func TestAuthorizeConnectsWithTheTokenFirst(t *testing.T) {
 		if len(cs) != 2 || cs[0].To != engine.Connecting || cs[1].To != engine.Disconnected {
 			t.Fatalf("changes %+v, want CONNECTING then DISCONNECTED after the renewal timed out", cs)
 		}
-		r.Connect()
-		synctest.Wait()
-		tr := d.transport(1)
-		tr.report.Viable()
-		tr.report.Connected()
-		synctest.Wait()
+		tr := connectNow(t, r, d)
 		n := len(rec.all())
 		r.Authorize()
 		synctest.Wait()

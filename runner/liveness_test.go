@@ -13,28 +13,27 @@ import (
 // CONNECTED message's details.
 func connectIdle(t *testing.T, r *Runner, d *memDialer, maxIdle time.Duration) *memTransport {
 	t.Helper()
-	r.Connect()
-	synctest.Wait()
-	tr := d.transport(1)
-	if tr == nil {
-		t.Fatal("no transport opened")
-	}
-	tr.report.Viable()
-	tr.report.ConnectedWith(engine.Details{MaxIdleInterval: maxIdle}, reconnect.Failure{})
-	synctest.Wait()
-	if s := r.State(); s != engine.Connected {
-		t.Fatalf("state %v, want connected", s)
-	}
-	return tr
+	return connectWith(t, r, d, 1, engine.Details{MaxIdleInterval: maxIdle})
+}
+
+// idleMaxIdle is the maxIdleInterval newIdleRunner's CONNECTED message
+// carries.
+const idleMaxIdle = 15 * time.Second
+
+// newIdleRunner makes a runner with engine.AblyConfig and connects it on
+// its first transport with idleMaxIdle in the CONNECTED message's details;
+// limit is how long that transport may stay silent (RTN23a:
+// maxIdleInterval plus realtimeRequestTimeout).
+func newIdleRunner(t *testing.T) (r *Runner, d *memDialer, rec *recorder, tr *memTransport, limit time.Duration) {
+	t.Helper()
+	cfg := engine.AblyConfig()
+	r, d, _, rec = newTestRunner(t, t.Context(), cfg)
+	return r, d, rec, connectIdle(t, r, d, idleMaxIdle), idleMaxIdle + cfg.Timeouts.RealtimeRequest
 }
 
 func TestSilentTransportIsDroppedAndTheRunnerReconnects(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.AblyConfig()
-		r, d, _, rec := newTestRunner(t, t.Context(), cfg)
-		const maxIdle = 15 * time.Second
-		limit := maxIdle + cfg.Timeouts.RealtimeRequest
-		tr := connectIdle(t, r, d, maxIdle)
+		r, d, rec, tr, limit := newIdleRunner(t)
 		connectedAt := time.Now()
 		time.Sleep(limit - time.Millisecond)
 		synctest.Wait()
@@ -62,7 +61,7 @@ func TestSilentTransportIsDroppedAndTheRunnerReconnects(t *testing.T) {
 			t.Fatalf("no reconnect (RTN15): state %v, T2 %v", r.State(), again)
 		}
 		again.report.Viable()
-		again.report.ConnectedWith(engine.Details{MaxIdleInterval: maxIdle}, reconnect.Failure{})
+		again.report.ConnectedWith(engine.Details{MaxIdleInterval: idleMaxIdle}, reconnect.Failure{})
 		synctest.Wait()
 		if r.State() != engine.Connected || r.Active() != Transport(again) {
 			t.Fatalf("state %v active %v after the reconnect", r.State(), r.Active())
@@ -72,14 +71,10 @@ func TestSilentTransportIsDroppedAndTheRunnerReconnects(t *testing.T) {
 
 func TestTransportReportingActivityIsKept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.AblyConfig()
-		r, d, _, rec := newTestRunner(t, t.Context(), cfg)
-		const maxIdle = 15 * time.Second
-		limit := maxIdle + cfg.Timeouts.RealtimeRequest
-		tr := connectIdle(t, r, d, maxIdle)
+		r, _, rec, tr, limit := newIdleRunner(t)
 		// A message every maxIdleInterval, for ten idle limits.
 		for end := time.Now().Add(10 * limit); time.Now().Before(end); {
-			time.Sleep(maxIdle)
+			time.Sleep(idleMaxIdle)
 			tr.report.Activity()
 		}
 		synctest.Wait()
@@ -169,11 +164,7 @@ func TestActivitySamplingBounds(t *testing.T) {
 // each idle-timer firing runs the engine once, not once per message.
 func TestActivityFasterThanSamplingKeepsTheTransport(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := engine.AblyConfig()
-		r, d, _, rec := newTestRunner(t, t.Context(), cfg)
-		const maxIdle = 15 * time.Second
-		limit := maxIdle + cfg.Timeouts.RealtimeRequest
-		tr := connectIdle(t, r, d, maxIdle)
+		r, _, rec, tr, limit := newIdleRunner(t)
 		for end := time.Now().Add(4 * limit); time.Now().Before(end); {
 			time.Sleep(50 * time.Millisecond)
 			tr.report.Activity()

@@ -35,19 +35,33 @@ func connectNow(t *testing.T, r *Runner, d *memDialer) *memTransport {
 // connect.
 func connectOn(t *testing.T, r *Runner, d *memDialer, id engine.TransportID) *memTransport {
 	t.Helper()
+	return connectWith(t, r, d, id, engine.Details{})
+}
+
+// connectWith connects r and makes transport id, the one the connect
+// opens, connect with dt in the CONNECTED message's details.
+func connectWith(t *testing.T, r *Runner, d *memDialer, id engine.TransportID, dt engine.Details) *memTransport {
+	t.Helper()
 	r.Connect()
 	synctest.Wait()
 	tr := d.transport(id)
 	if tr == nil {
 		t.Fatalf("transport %d not opened", id)
 	}
+	reportConnected(t, r, tr, dt)
+	return tr
+}
+
+// reportConnected makes tr report viable, then CONNECTED with dt in its
+// details, and checks that r is then connected.
+func reportConnected(t *testing.T, r *Runner, tr *memTransport, dt engine.Details) {
+	t.Helper()
 	tr.report.Viable()
-	tr.report.Connected()
+	tr.report.ConnectedWith(dt, reconnect.Failure{})
 	synctest.Wait()
 	if s := r.State(); s != engine.Connected {
 		t.Fatalf("state %v, want connected", s)
 	}
-	return tr
 }
 
 func TestCloseSendsCloseAndEndsClosedWithNoGoroutineLeft(t *testing.T) {

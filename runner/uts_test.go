@@ -69,12 +69,7 @@ func utsConnects(t *testing.T, r *Runner, d *memDialer) *memTransport {
 	if tr == nil || tr.req.Kind != reconnect.WebSocket || tr.req.Host != "main.realtime.ably.net" || tr.req.Mode != reconnect.ModeClean {
 		t.Fatalf("first transport %+v, want a websocket to main.realtime.ably.net, clean", tr)
 	}
-	tr.report.Viable()
-	tr.report.Connected()
-	synctest.Wait()
-	if s := r.State(); s != engine.Connected {
-		t.Fatalf("state %v, want connected", s)
-	}
+	reportConnected(t, r, tr, engine.Details{})
 	return tr
 }
 

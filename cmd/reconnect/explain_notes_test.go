@@ -52,15 +52,7 @@ func TestExplainNotesTheServersInputs(t *testing.T) {
 			"· authorize() while CLOSED: the connection connects, the token asked for before any transport (RTC8c)",
 		},
 	} {
-		out, errOut, status := runCLI("explain", id)
-		if status != 0 {
-			t.Fatalf("%s: status %d, stderr %q", id, status, errOut)
-		}
-		for _, want := range wants {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s: output lacks %q:\n%s", id, want, out)
-			}
-		}
+		explainHas(t, id, wants)
 	}
 }
 

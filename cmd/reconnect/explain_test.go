@@ -48,15 +48,7 @@ func TestExplainAnnotatesWhatTheServerSays(t *testing.T) {
 		"idle-activity-pushes-the-deadline-back":      {"timer idle at=18000", "= ALL-CONNECTED-timer-idle-2:", "= ALL-CONNECTED-timer-idle-1:", "= ALL-ANY-activity-1:"},
 		"token-error-while-connected-renewed-resumes": {"renew-token C1", "= ALL-CONNECTED-token-renew-4:", "= ALL-CONNECTING-token-renewed-1:"},
 	} {
-		out, errOut, status := runCLI("explain", id)
-		if status != 0 {
-			t.Fatalf("%s: status %d, stderr %q", id, status, errOut)
-		}
-		for _, want := range wants {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s: output lacks %q:\n%s", id, want, out)
-			}
-		}
+		out := explainHas(t, id, wants)
 		if strings.Contains(out, "no row of docs/engine.md explains") {
 			t.Errorf("%s: a step is unexplained:\n%s", id, out)
 		}
@@ -139,4 +131,20 @@ func FuzzExplain(f *testing.F) {
 		}
 		_ = explain(io.Discard, "fuzz", in)
 	})
+}
+
+// explainHas runs `reconnect explain id`, fails t unless it exits 0, and
+// reports each of wants its output lacks; it returns the output.
+func explainHas(t *testing.T, id string, wants []string) string {
+	t.Helper()
+	out, errOut, status := runCLI("explain", id)
+	if status != 0 {
+		t.Fatalf("%s: status %d, stderr %q", id, status, errOut)
+	}
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: output lacks %q:\n%s", id, want, out)
+		}
+	}
+	return out
 }

@@ -58,6 +58,15 @@ func open(t *testing.T, k reconnect.Transport, host, addr string) (runner.Transp
 	return tr, rec, wait
 }
 
+// openConnected opens a transport of kind k to the host "rt.test" at
+// addr and waits for it to report viable, then connected.
+func openConnected(t *testing.T, k reconnect.Transport, addr string) (runner.Transport, recorder, func()) {
+	t.Helper()
+	tr, rec, wait := open(t, k, "rt.test", addr)
+	want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+	return tr, rec, wait
+}
+
 // openWith is open reporting to rep, with the example server's first
 // token.
 func openWith(t *testing.T, k reconnect.Transport, host, addr string, rep reporter) (runner.Transport, func()) {
@@ -157,16 +166,14 @@ func TestTransportsCloseAfterViable(t *testing.T) {
 	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String()+"/clean close", func(t *testing.T) {
 			_, addr := exampleServer(t)
-			tr, rec, wait := open(t, k, "rt.test", addr)
-			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			tr, rec, wait := openConnected(t, k, addr)
 			tr.RequestClose()
 			want(t, rec, report{kind: "closed"})
 			wait()
 		})
 		t.Run(k.String()+"/dropped after CONNECTED", func(t *testing.T) {
 			s, addr := exampleServer(t)
-			_, rec, wait := open(t, k, "rt.test", addr)
-			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			_, rec, wait := openConnected(t, k, addr)
 			s.DropAll()
 			r := <-rec
 			if r.kind != "closed" || r.f.Kind == reconnect.FailureNone {
@@ -223,8 +230,7 @@ func TestTransportsReportNothingAfterClose(t *testing.T) {
 	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			_, addr := exampleServer(t)
-			tr, rec, wait := open(t, k, "rt.test", addr)
-			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			tr, rec, wait := openConnected(t, k, addr)
 			tr.Close()
 			wait()
 			select {
@@ -272,8 +278,7 @@ func TestTransportsReportTokenErrors(t *testing.T) {
 	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			s, addr := exampleServer(t)
-			_, rec, wait := open(t, k, "rt.test", addr)
-			want(t, rec, report{kind: "viable"}, report{kind: "connected"})
+			_, rec, wait := openConnected(t, k, addr)
 			if n := s.ExpireTokens(); n != 1 {
 				t.Fatalf("ExpireTokens told %d connections, want 1", n)
 			}

@@ -91,12 +91,7 @@ func (s *Server) Listen() (addr string, down func(), err error) {
 func (s *Server) DropAll() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := len(s.live)
-	for id, lc := range s.live {
-		lc.drop()
-		delete(s.live, id)
-	}
-	return n
+	return s.endLive(func(lc liveConn) { lc.drop() })
 }
 
 // ExpireTokens makes every token issued so far invalid: every live
@@ -108,9 +103,15 @@ func (s *Server) ExpireTokens() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokenGen++
+	return s.endLive(func(lc liveConn) { lc.expire() })
+}
+
+// endLive ends every live websocket and session with end, forgets them,
+// and returns how many there were. s.mu is held.
+func (s *Server) endLive(end func(liveConn)) int {
 	n := len(s.live)
 	for id, lc := range s.live {
-		lc.expire()
+		end(lc)
 		delete(s.live, id)
 	}
 	return n

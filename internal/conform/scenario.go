@@ -275,19 +275,41 @@ func msText(d time.Duration) string {
 	return s
 }
 
+// render writes a in the fixture's grammar, keeping the names of the live
+// timers.
 func (r *renderer) render(a engine.Action) string {
 	switch a.Kind {
-	case engine.ActionStartTimer, engine.ActionCancelTimer:
-		name := a.TimerKind.String()
-		if a.TimerKind == engine.TimerConnect {
-			name += fmt.Sprintf(" T%d", a.Transport)
-		}
-		if a.Kind == engine.ActionCancelTimer {
-			delete(r.timers, r.names[a.Timer])
-			return "cancel " + name
-		}
+	case engine.ActionStartTimer:
+		name := TimerName(a)
 		r.timers[name], r.names[a.Timer] = a.Timer, name
-		return "timer " + name + " at=" + msText(a.Due.Sub(scenarioEpoch))
+	case engine.ActionCancelTimer:
+		delete(r.timers, r.names[a.Timer])
+	}
+	return ActionLine(a, scenarioEpoch)
+}
+
+// TimerName is the fixture's name of the timer a starts or cancels: its
+// kind ("connect", "retry", ...), with " T<n>" after a connect timer's.
+func TimerName(a engine.Action) string {
+	name := a.TimerKind.String()
+	if a.TimerKind == engine.TimerConnect {
+		name += fmt.Sprintf(" T%d", a.Transport)
+	}
+	return name
+}
+
+// ActionLine renders a in the fixture's action grammar: "timer <name>
+// at=<ms>" (the time from epoch to the timer's due time, in milliseconds
+// with at most six decimals), "cancel <name>", StateLine, UpdateLine,
+// "open T<n> <kind> <host> <mode>", "dispose T<n>", "activate T<n>",
+// "check C<n>", "check-websocket C<n>", "renew-token C<n>"; an action of
+// another kind as its String.
+func ActionLine(a engine.Action, epoch time.Time) string {
+	switch a.Kind {
+	case engine.ActionStartTimer:
+		return "timer " + TimerName(a) + " at=" + msText(a.Due.Sub(epoch))
+	case engine.ActionCancelTimer:
+		return "cancel " + TimerName(a)
 	case engine.ActionStateChange:
 		return StateLine(a.From, a.To, a.Reason, a.RetryIn, a.Failure)
 	case engine.ActionOpenTransport:

@@ -170,57 +170,31 @@ func idOf(s, prefix string) (uint64, error) {
 	return n, nil
 }
 
-// msText writes a duration as milliseconds with at most six decimals.
-func msText(d time.Duration) string {
-	s := strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64)
-	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
-}
-
 // render writes an action in the action grammar and keeps the account of
 // what is live.
 func (g *goEngine) render(a engine.Action) string {
 	switch a.Kind {
-	case engine.ActionStartTimer, engine.ActionCancelTimer:
-		name := a.TimerKind.String()
-		if a.TimerKind == engine.TimerConnect {
-			name += " T" + strconv.FormatUint(uint64(a.Transport), 10)
-		}
-		if a.Kind == engine.ActionCancelTimer {
-			delete(g.timers, g.names[a.Timer])
-			return "cancel " + name
-		}
-		due := a.Due.Sub(epoch)
-		g.timers[name], g.names[a.Timer] = goTimer{id: a.Timer, due: due}, name
-		return "timer " + name + " at=" + msText(due)
-	case engine.ActionStateChange:
-		s := "state " + a.From.String() + " " + a.To.String() + " " + a.Reason.String()
-		if a.To == engine.Disconnected || a.To == engine.Suspended {
-			s += " retryIn=" + msText(a.RetryIn)
-		}
-		if a.Failure.Kind != reconnect.FailureNone {
-			s += " error=" + a.Failure.String()
-		}
-		return s
+	case engine.ActionStartTimer:
+		name := conform.TimerName(a)
+		g.timers[name], g.names[a.Timer] = goTimer{id: a.Timer, due: a.Due.Sub(epoch)}, name
+	case engine.ActionCancelTimer:
+		delete(g.timers, g.names[a.Timer])
 	case engine.ActionOpenTransport:
 		g.tports[a.Transport] = &goTransport{kind: a.TransportKind.String()}
 		g.maxT = max(g.maxT, a.Transport)
-		return fmt.Sprintf("open T%d %v %s %v", a.Transport, a.TransportKind, a.Host, a.Mode)
 	case engine.ActionDisposeTransport:
 		delete(g.tports, a.Transport)
-		return fmt.Sprintf("dispose T%d", a.Transport)
 	case engine.ActionActivateTransport:
 		if t := g.tports[a.Transport]; t != nil {
 			t.active, t.viable = true, true
 		}
-		return fmt.Sprintf("activate T%d", a.Transport)
 	case engine.ActionCheckConnectivity, engine.ActionCheckWebSocket, engine.ActionRenewToken:
 		kind := map[engine.ActionKind]string{engine.ActionCheckConnectivity: "connectivity",
 			engine.ActionCheckWebSocket: "websocket-check", engine.ActionRenewToken: "token"}[a.Kind]
 		g.checks[a.Check] = &goCheck{kind: kind}
 		g.maxC = max(g.maxC, a.Check)
-		return a.String() // check C<n>, check-websocket C<n>, renew-token C<n>
 	}
-	return a.String()
+	return conform.ActionLine(a, epoch)
 }
 
 // answerKinds are the events that answer a check, by kind.

@@ -63,6 +63,24 @@ func Load(t *testing.T, path string, v any) {
 	}
 }
 
+// Items returns the items array of the fixture file at path, each item
+// undecoded, in the file's order; the file's other top-level fields are
+// not read.
+func Items(t *testing.T, path string) []json.RawMessage {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return f.Items
+}
+
 // MsFromNs writes an integer number of nanoseconds as an exact decimal
 // number of milliseconds, without trailing zeros.
 func MsFromNs(ns int64) json.Number {
