@@ -72,4 +72,22 @@ var legacyHostCases = []endpointCase{
 	{id: "invalid-legacy-unused-realtimehost", restHost: "rest.example.com", realtimeHost: "rt example.com", errField: fieldRealtimeHost,
 		comment: "REC1d1 leaves realtimeHost unused, but a bad value is still refused"},
 	{id: "invalid-legacy-resthost-fallback-duplicate", restHost: "rest.example.com", fallbackHosts: []string{"fb.example.com", "FB.example.com"}, errField: "EndpointOptions.FallbackHosts[1]"},
+	// docs/hosts.md: the sets are checked before any host name or routing
+	// policy id, in the order REC1b1, REC1c1, REC2a1; then the host names,
+	// restHost before realtimeHost, both before the fallback hosts.
+	{id: "invalid-legacy-bad-endpoint-and-resthost", endpoint: "a..b", restHost: "rest.example.com", errField: fieldRestHost,
+		comment: "REC1b1 before the endpoint's host name"},
+	{id: "invalid-legacy-bad-environment-and-resthost", environment: "not_a_policy", restHost: "rest.example.com", errField: fieldRestHost,
+		comment: "REC1c1 before the environment's routing policy id"},
+	{id: "invalid-legacy-bad-resthost-fallback-hosts-and-use-default", restHost: "a..b", fallbackHosts: []string{"fb.example.com"}, useDefault: true, errField: fieldUseDefault,
+		comment: "REC2a1 before restHost's host name"},
+	{id: "invalid-legacy-bad-fallback-host-and-use-default", fallbackHosts: []string{"a..b"}, useDefault: true, errField: fieldUseDefault,
+		comment: "REC2a1 before the fallback host's name"},
+	{id: "invalid-legacy-environment-resthost-fallback-hosts-and-use-default", environment: "acme", restHost: "rest.example.com", fallbackHosts: []string{"fb.example.com"}, useDefault: true, errField: fieldRestHost,
+		comment: "REC1c1 before REC2a1"},
+	{id: "invalid-legacy-endpoint-realtimehost-fallback-hosts-empty-and-use-default", endpoint: "acme", realtimeHost: "rt.example.com", fallbackHosts: []string{}, useDefault: true, errField: fieldRealtimeHost,
+		comment: "REC1b1 before REC2a1"},
+	{id: "invalid-legacy-bad-resthost-and-bad-realtimehost", restHost: "a..b", realtimeHost: "c..d", errField: fieldRestHost},
+	{id: "invalid-legacy-bad-resthost-and-bad-fallback", restHost: "a..b", fallbackHosts: []string{"c..d"}, errField: fieldRestHost},
+	{id: "invalid-legacy-bad-realtimehost-and-bad-fallback", realtimeHost: "a..b", fallbackHosts: []string{"c..d"}, errField: fieldRealtimeHost},
 }

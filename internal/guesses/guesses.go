@@ -1,13 +1,13 @@
 // Package guesses holds the list of the guesses a team porting the engine
 // (or the pure functions) must make, conformance/guesses.json: each guess
-// with the rule that settles it in docs/engine.md or fixtures/README.md,
-// and either the fixture cases that pin it — the scenarios (or cases) an
-// implementation that guessed the other way fails — with that other way
-// written as an edit of the JavaScript reference (conformance/js), or the
-// reason no case can see it, also stated in docs/engine.md. Its tests check
-// the list against the documents, the ports' guess files and the fixtures,
-// and run every flipped reference to check each pin still catches its
-// flip.
+// with the rule that settles it in docs/engine.md, docs/hosts.md or
+// fixtures/README.md, and either the fixture cases that pin it — the
+// scenarios (or cases) an implementation that guessed the other way fails
+// — with that other way written as an edit of the JavaScript reference
+// (conformance/js), or the reason no case can see it, also stated in
+// docs/engine.md. Its tests check the list against the documents, the
+// ports' guess files and the fixtures, and run every flipped reference to
+// check each pin still catches its flip.
 package guesses
 
 import (

@@ -27,7 +27,7 @@ var listPath = filepath.Join(root, "conformance", "guesses.json")
 var references = []string{"engine.mjs", "adapter.mjs"}
 
 // docs are the documents a rule may quote.
-var docs = []string{"docs/engine.md", "fixtures/README.md"}
+var docs = []string{"docs/engine.md", "docs/hosts.md", "fixtures/README.md"}
 
 // unobservableSection is the heading of the section of docs/engine.md that
 // declares every guess no case can see.

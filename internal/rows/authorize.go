@@ -18,4 +18,8 @@ var authorizeRows = []Row{
 	row("ALL-CONNECTED-authorize-3", "authorize", allP, "connected|closing", "authorize",
 		"CONNECTED: nothing (the SDK obtains the token and sends AUTH on the active transport; the server's CONNECTED is details T<n>, its ERROR fatal); CLOSING: nothing, the close asked for stands",
 		"RTC8a; decision: authorize while CLOSING", pins("authorize-while-connected-or-closing-does-nothing")),
+	row("ALL-CONNECTING-token-renewed-redirect-4", "authorize", allP, "connecting", "token C<n> renewed",
+		"the renewal of an attempt that started with it (authorize from DISCONNECTED or SUSPENDED) succeeded with an RTN17f1 redirect pending: its timer cancelled, then the attempt opens with the RTN17f1 check (WH-START-redirect-1, WC-START-redirect-3): a pending redirect waits for the attempt that opens transports",
+		"RTC8c, RTN17f1", pins("authorize-from-disconnected-keeps-a-pending-redirect"),
+		"cancel renew-token", any_, "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>", any_),
 }

@@ -39,4 +39,37 @@ var rustPortPins = map[string][]string{
 	"SS-DISCONNECTED-suspended-spread-1":   {"storm-safe-suspended-draw-below-zero-is-clamped"},
 }
 
-func init() { addPins(rustPortPins) }
+// rustAuthorizePins are the rows pinned by the scenarios of the Rust port's
+// authorize guesses that only its differential had settled (engine/testdata/
+// scenarios/25-rust-authorize.txt; conformance/rust/ENGINE-GUESSES.md 29 to
+// 33): the attempt authorize halts ends there, a pending redirect waits for
+// the attempt that opens transports, the attempt after authorize's renewal
+// follows a renewal, and a token error ends the websocket walk's check.
+var rustAuthorizePins = map[string][]string{
+	"ALL-CONNECTING-authorize-1": {"authorize-halted-attempt-leaves-no-last-failure", "authorize-halted-walk-leaves-no-last-failure",
+		"authorize-ends-the-background-check", "authorize-ends-the-background-check-websocket-first",
+		"authorize-renewal-failure-keeps-the-remembered-http", "authorize-renewal-timeout-keeps-the-remembered-http-websocket-first",
+		"authorize-while-connecting-then-token-error-goes-disconnected"},
+	"ALL-INITIALIZED-authorize-2": {"authorize-from-disconnected-keeps-a-pending-redirect", "authorize-renewal-failure-keeps-a-pending-redirect",
+		"authorize-from-initialized-then-token-error-goes-disconnected"},
+	"ALL-CONNECTING-timer-state-ttl-2": {"authorize-halted-attempt-leaves-no-last-failure", "authorize-halted-walk-leaves-no-last-failure"},
+	"ALL-ANY-check-id-1": {"authorize-halted-walk-leaves-no-last-failure", "authorize-ends-the-background-check",
+		"authorize-ends-the-background-check-websocket-first", "token-error-ends-the-walks-websocket-check",
+		"token-error-ends-the-walks-websocket-check-down"},
+	"ALL-CONNECTING-token-renewed-1": {"authorize-ends-the-background-check", "authorize-ends-the-background-check-websocket-first",
+		"authorize-from-initialized-then-token-error-goes-disconnected", "authorize-while-connecting-then-token-error-goes-disconnected",
+		"token-error-ends-the-walks-websocket-check", "token-error-ends-the-walks-websocket-check-down"},
+	"ALL-CONNECTING-token-failed-2":      {"authorize-renewal-failure-keeps-the-remembered-http", "authorize-renewal-failure-keeps-a-pending-redirect"},
+	"ALL-CONNECTING-timer-renew-token-1": {"authorize-renewal-timeout-keeps-the-remembered-http-websocket-first"},
+	"ALL-DISCONNECTED-timer-retry-1": {"authorize-renewal-failure-keeps-the-remembered-http",
+		"authorize-renewal-timeout-keeps-the-remembered-http-websocket-first", "authorize-renewal-failure-keeps-a-pending-redirect"},
+	"WH-START-redirect-1":               {"authorize-renewal-failure-keeps-a-pending-redirect"},
+	"ALL-CONNECTING-token-again-2":      {"authorize-from-initialized-then-token-error-goes-disconnected", "authorize-while-connecting-then-token-error-goes-disconnected"},
+	"ALL-CONNECTING-token-renew-1":      {"token-error-ends-the-walks-websocket-check", "token-error-ends-the-walks-websocket-check-down"},
+	"ALL-CONNECTED-drop-rate-limited-2": {"authorize-from-disconnected-keeps-a-pending-redirect", "authorize-renewal-failure-keeps-a-pending-redirect"},
+}
+
+func init() {
+	addPins(rustPortPins)
+	addPins(rustAuthorizePins)
+}
