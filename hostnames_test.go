@@ -120,23 +120,7 @@ func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 		if it.Function != "resolveHosts" {
 			continue
 		}
-		var o EndpointOptions
-		if it.Endpoint != nil {
-			o.Endpoint = *it.Endpoint
-		}
-		if it.Environment != nil {
-			o.Environment = *it.Environment
-		}
-		if it.RestHost != nil {
-			o.RestHost = *it.RestHost
-		}
-		if it.RealtimeHost != nil {
-			o.RealtimeHost = *it.RealtimeHost
-		}
-		o.FallbackHostsUseDefault = it.FallbackHostsUseDefault
-		if *it.FallbacksSet {
-			o.FallbackHosts = append([]string{}, it.FallbackHosts...)
-		}
+		o := it.options(false)
 		h, err := ResolveHosts(o)
 		lower := strings.ToLower(o.Endpoint)
 		legacy := o.Environment != "" || o.RestHost != "" || o.RealtimeHost != "" || o.FallbackHostsUseDefault

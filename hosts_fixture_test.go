@@ -201,6 +201,29 @@ type hostsItem struct {
 	ExpectedOrder      []string  `json:"expectedOrder,omitempty"`
 }
 
+// options are the EndpointOptions a resolveHosts item gives, with ably
+// as EndpointOptions.Ably.
+func (it hostsItem) options(ably bool) EndpointOptions {
+	o := EndpointOptions{Ably: ably}
+	if it.Endpoint != nil {
+		o.Endpoint = *it.Endpoint
+	}
+	if it.Environment != nil {
+		o.Environment = *it.Environment
+	}
+	if it.RestHost != nil {
+		o.RestHost = *it.RestHost
+	}
+	if it.RealtimeHost != nil {
+		o.RealtimeHost = *it.RealtimeHost
+	}
+	o.FallbackHostsUseDefault = it.FallbackHostsUseDefault
+	if *it.FallbacksSet {
+		o.FallbackHosts = append([]string{}, it.FallbackHosts...)
+	}
+	return o
+}
+
 func buildHostsFixture() hostsFile {
 	f := hostsFile{
 		Comment: "Host fallback: endpoint derivation, qualifying failures, the connectivity answer, host order for pinned draws " +
@@ -371,23 +394,7 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 	for _, it := range f.Items {
 		switch it.Function {
 		case "resolveHosts":
-			o := EndpointOptions{Ably: true} // the fixtures are REC1/REC2: Ably's preset
-			if it.Endpoint != nil {
-				o.Endpoint = *it.Endpoint
-			}
-			if it.Environment != nil {
-				o.Environment = *it.Environment
-			}
-			if it.RestHost != nil {
-				o.RestHost = *it.RestHost
-			}
-			if it.RealtimeHost != nil {
-				o.RealtimeHost = *it.RealtimeHost
-			}
-			o.FallbackHostsUseDefault = it.FallbackHostsUseDefault
-			if *it.FallbacksSet {
-				o.FallbackHosts = append([]string{}, it.FallbackHosts...)
-			}
+			o := it.options(true) // the fixtures are REC1/REC2: Ably's preset
 			h, err := ResolveHosts(o)
 			if it.ExpectedErrorField != "" {
 				fe, ok := err.(*FieldError)
