@@ -60,23 +60,8 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 			realtime = append(realtime, h.name)
 		}
 	}
-	var d net.Dialer
-	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
-		name, _, err := net.SplitHostPort(address)
-		if err != nil {
-			name = address
-		}
-		addr := px.Addr(name)
-		if addr == "" {
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
-		}
-		return d.DialContext(ctx, "tcp", addr)
-	}
-	cfg := engine.AblyConfig()
-	cfg.ShortCircuit = shortCircuit
-	if requestTimeout > 0 {
-		cfg.Timeouts.RealtimeRequest = requestTimeout
-	}
+	dial := proxyDial(px)
+	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &oursFleet{cancel: cancel}
@@ -104,6 +89,36 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 		r.Connect()
 	}
 	return f, nil
+}
+
+// proxyDial returns a dial function that resolves a host name in address
+// ("name:port"; the port is ignored) to its address on px and connects
+// to it over TCP. A name px does not know fails as a DNS error.
+func proxyDial(px *Proxy) func(ctx context.Context, network, address string) (net.Conn, error) {
+	var d net.Dialer
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		name, _, err := net.SplitHostPort(address)
+		if err != nil {
+			name = address
+		}
+		addr := px.Addr(name)
+		if addr == "" {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
+}
+
+// labConfig is the engine's Ably configuration with the given short
+// circuit and, when requestTimeout is positive, that realtime request
+// timeout (zero or less keeps the default). The caller sets Endpoint.
+func labConfig(shortCircuit, requestTimeout time.Duration) engine.Config {
+	cfg := engine.AblyConfig()
+	cfg.ShortCircuit = shortCircuit
+	if requestTimeout > 0 {
+		cfg.Timeouts.RealtimeRequest = requestTimeout
+	}
+	return cfg
 }
 
 // recordChange records a runner's state change as the events a library
@@ -188,23 +203,8 @@ type centrifugeFleet struct {
 // address on the proxy), with the given short circuit and no fallback
 // host.
 func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
-	var d net.Dialer
-	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
-		name, _, err := net.SplitHostPort(address)
-		if err != nil {
-			name = address
-		}
-		addr := px.Addr(name)
-		if addr == "" {
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
-		}
-		return d.DialContext(ctx, "tcp", addr)
-	}
-	cfg := engine.AblyConfig()
-	cfg.ShortCircuit = shortCircuit
-	if requestTimeout > 0 {
-		cfg.Timeouts.RealtimeRequest = requestTimeout
-	}
+	dial := proxyDial(px)
+	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
 	// No fallback host, so no connectivity check is needed before one;
 	// the network here is up.
