@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
@@ -44,7 +43,7 @@ func startNodeFleet(dir string, k Kind, addr string, n int, hb Heartbeat, deadli
 type oursFleet struct {
 	cancel  context.CancelFunc
 	runners []*runner.Runner
-	dialers []*oursDialer
+	dialers []oursDialer
 }
 
 // startOurs starts n runner clients with the given short circuit; hosts
@@ -67,14 +66,16 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 	f := &oursFleet{cancel: cancel}
 	for i := range n {
 		query := "client=" + strconv.Itoa(i)
-		od := &oursDialer{live: map[lab.Conn]struct{}{}, byKind: map[reconnect.Transport]*lab.Client{}}
+		od := oursDialer{}
+		clients := map[reconnect.Transport]*lab.Client{}
 		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
-			od.byKind[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
+			clients[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
 				rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
 			}}
+			od[k] = lab.NewDialer(clients[k])
 		}
 		checkURL := "http://" + checkHost + lab.PathCheck + "?" + query
-		check := func(ctx context.Context) bool { return od.byKind[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
+		check := func(ctx context.Context) bool { return clients[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
 		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: od, CheckConnectivity: check, CheckWebSocket: check,
 			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
 		if err != nil {
@@ -150,42 +151,21 @@ func (f *oursFleet) stop() {
 	}
 }
 
-// oursDialer opens one client's lab transports (a runner.Dialer) and
-// keeps the open ones, so that stop can wait for them.
-type oursDialer struct {
-	byKind map[reconnect.Transport]*lab.Client
-	mu     sync.Mutex
-	live   map[lab.Conn]struct{}
-}
+// oursDialer opens one client's lab transports (a runner.Dialer), each
+// kind through its own lab.Dialer, which keeps the open ones so that
+// stop can wait for them.
+type oursDialer map[reconnect.Transport]*lab.Dialer
 
 // Open implements runner.Dialer.
-func (d *oursDialer) Open(_ context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
-	conn := d.byKind[req.Kind].Open(req.Kind, req.Host, req.Mode, rep)
-	d.mu.Lock()
-	d.live[conn] = struct{}{}
-	d.mu.Unlock()
-	go func() {
-		<-conn.Done()
-		d.mu.Lock()
-		delete(d.live, conn)
-		d.mu.Unlock()
-	}()
-	return conn
+func (d oursDialer) Open(ctx context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
+	return d[req.Kind].Open(ctx, req, rep)
 }
 
-// wait closes every transport still open and waits for them to end.
-func (d *oursDialer) wait(ctx context.Context) {
-	d.mu.Lock()
-	conns := make([]lab.Conn, 0, len(d.live))
-	for c := range d.live {
-		conns = append(conns, c)
-	}
-	d.mu.Unlock()
-	for _, c := range conns {
-		c.Close()
-		select {
-		case <-c.Done():
-		case <-ctx.Done():
+// wait closes every transport still open and waits for them to end, or
+// for ctx to be done.
+func (d oursDialer) wait(ctx context.Context) {
+	for _, ld := range d {
+		if ld.Wait(ctx) != nil {
 			return
 		}
 	}
