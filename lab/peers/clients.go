@@ -39,11 +39,60 @@ func startNodeFleet(dir string, k Kind, addr string, n int, hb Heartbeat, deadli
 	return nodeFleet{proc: proc}, nil
 }
 
-// oursFleet is n runner-driven clients on the lab's transports.
-type oursFleet struct {
+// runnerFleet is n runner-driven clients, each with a dialer whose
+// transports stop waits for.
+type runnerFleet struct {
 	cancel  context.CancelFunc
 	runners []*runner.Runner
-	dialers []oursDialer
+	waits   []func(context.Context)
+}
+
+// runnerClient is what client i of a runner fleet runs on: its dialer,
+// the connectivity check for both of the runner's checks, and a wait
+// that closes the dialer's open transports and waits for them to end.
+type runnerClient struct {
+	dialer runner.Dialer
+	check  func(context.Context) bool
+	wait   func(context.Context)
+}
+
+// startRunners starts n runner clients with cfg, client i on what
+// client(i) returns, recording their state changes; on an error it stops
+// the ones already made.
+func startRunners(n int, cfg engine.Config, rec *recorder, client func(i int) runnerClient) (fleet, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &runnerFleet{cancel: cancel}
+	for i := range n {
+		rc := client(i)
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: rc.dialer, CheckConnectivity: rc.check, CheckWebSocket: rc.check,
+			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
+		if err != nil {
+			f.stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+		f.waits = append(f.waits, rc.wait)
+	}
+	for i, r := range f.runners {
+		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
+		r.Connect()
+	}
+	return f, nil
+}
+
+func (f *runnerFleet) stop() {
+	f.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range f.runners {
+		select {
+		case <-r.Done():
+		case <-ctx.Done():
+		}
+	}
+	for _, wait := range f.waits {
+		wait(ctx)
+	}
 }
 
 // startOurs starts n runner clients with the given short circuit; hosts
@@ -62,9 +111,7 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 	dial := proxyDial(px)
 	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &oursFleet{cancel: cancel}
-	for i := range n {
+	return startRunners(n, cfg, rec, func(i int) runnerClient {
 		query := "client=" + strconv.Itoa(i)
 		od := oursDialer{}
 		clients := map[reconnect.Transport]*lab.Client{}
@@ -76,20 +123,8 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 		}
 		checkURL := "http://" + checkHost + lab.PathCheck + "?" + query
 		check := func(ctx context.Context) bool { return clients[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
-		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: od, CheckConnectivity: check, CheckWebSocket: check,
-			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
-		if err != nil {
-			f.stop()
-			return nil, err
-		}
-		f.runners = append(f.runners, r)
-		f.dialers = append(f.dialers, od)
-	}
-	for i, r := range f.runners {
-		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
-		r.Connect()
-	}
-	return f, nil
+		return runnerClient{dialer: od, check: check, wait: od.wait}
+	})
 }
 
 // proxyDial returns a dial function that resolves a host name in address
@@ -136,21 +171,6 @@ func recordChange(rec *recorder, i int, c runner.StateChange) {
 	}
 }
 
-func (f *oursFleet) stop() {
-	f.cancel()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, r := range f.runners {
-		select {
-		case <-r.Done():
-		case <-ctx.Done():
-		}
-	}
-	for _, d := range f.dialers {
-		d.wait(ctx)
-	}
-}
-
 // oursDialer opens one client's lab transports (a runner.Dialer), each
 // kind through its own lab.Dialer, which keeps the open ones so that
 // stop can wait for them.
@@ -171,13 +191,6 @@ func (d oursDialer) wait(ctx context.Context) {
 	}
 }
 
-// centrifugeFleet is n runner clients on the centrifuge transports.
-type centrifugeFleet struct {
-	cancel  context.CancelFunc
-	runners []*runner.Runner
-	dialers []*centrifugeDialer
-}
-
 // startOursCentrifuge starts n runner clients speaking Centrifugo's
 // protocol to host (the centrifuge server's only host, resolved to its
 // address on the proxy), with the given short circuit and no fallback
@@ -189,39 +202,10 @@ func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *
 	// No fallback host, so no connectivity check is needed before one;
 	// the network here is up.
 	up := func(context.Context) bool { return true }
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &centrifugeFleet{cancel: cancel}
-	for i := range n {
+	return startRunners(n, cfg, rec, func(i int) runnerClient {
 		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.Transport) {
 			rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
 		}}
-		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: cd, CheckConnectivity: up, CheckWebSocket: up,
-			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
-		if err != nil {
-			f.stop()
-			return nil, err
-		}
-		f.runners = append(f.runners, r)
-		f.dialers = append(f.dialers, cd)
-	}
-	for i, r := range f.runners {
-		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
-		r.Connect()
-	}
-	return f, nil
-}
-
-func (f *centrifugeFleet) stop() {
-	f.cancel()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, r := range f.runners {
-		select {
-		case <-r.Done():
-		case <-ctx.Done():
-		}
-	}
-	for _, d := range f.dialers {
-		d.wait()
-	}
+		return runnerClient{dialer: cd, check: up, wait: func(context.Context) { cd.wait() }}
+	})
 }
