@@ -84,12 +84,7 @@ func (f *runnerFleet) stop() {
 	f.cancel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, r := range f.runners {
-		select {
-		case <-r.Done():
-		case <-ctx.Done():
-		}
-	}
+	lab.WaitRunners(ctx, f.runners)
 	for _, wait := range f.waits {
 		wait(ctx)
 	}
