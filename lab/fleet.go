@@ -199,11 +199,17 @@ func (f *Fleet) Stop() {
 	f.wg.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, r := range f.runners {
+	WaitRunners(ctx, f.runners)
+	_ = f.dialer.Wait(ctx)
+}
+
+// WaitRunners waits until every runner in rs has ended (its Done channel
+// is closed), or until ctx is done, whichever comes first.
+func WaitRunners(ctx context.Context, rs []*runner.Runner) {
+	for _, r := range rs {
 		select {
 		case <-r.Done():
 		case <-ctx.Done():
 		}
 	}
-	_ = f.dialer.Wait(ctx)
 }

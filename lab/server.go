@@ -252,16 +252,9 @@ func (s *Server) Close() {
 
 // up opens h's listener (on its old port if it had one) and serves it.
 func (s *Server) up(h *host) error {
-	var ln net.Listener
-	var err error
 	// The old port can be briefly taken by an outgoing connection's
-	// ephemeral port; retry for a while.
-	for try := 0; try < 50; try++ {
-		if ln, err = net.Listen("tcp", h.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	// ephemeral port; ListenTCP retries for a while.
+	ln, err := ListenTCP(h.addr)
 	if err != nil {
 		return fmt.Errorf("lab: host %s: %w", h.name, err)
 	}

@@ -2,11 +2,11 @@ package peers
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"time"
 
 	"github.com/centrifugal/centrifuge"
+	"github.com/reconnect-go/reconnect/lab"
 )
 
 // centrifugeBackend is a server built on github.com/centrifugal/centrifuge
@@ -50,13 +50,7 @@ func (b *centrifugeBackend) start() error {
 		CheckOrigin: func(*http.Request) bool { return true }, PingPongConfig: ping}))
 	mux.Handle("/connection/http_stream", centrifuge.NewHTTPStreamHandler(node, centrifuge.HTTPStreamConfig{PingPongConfig: ping}))
 	mux.Handle("/emulation", centrifuge.NewEmulationHandler(node, centrifuge.EmulationConfig{}))
-	var ln net.Listener
-	for try := 0; try < 50; try++ {
-		if ln, err = net.Listen("tcp", b.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	ln, err := lab.ListenTCP(b.addr)
 	if err != nil {
 		_ = node.Shutdown(context.Background())
 		return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/reconnect-go/reconnect"
@@ -40,11 +39,55 @@ func startNodeFleet(dir string, k Kind, addr string, n int, hb Heartbeat, deadli
 	return nodeFleet{proc: proc}, nil
 }
 
-// oursFleet is n runner-driven clients on the lab's transports.
-type oursFleet struct {
+// runnerFleet is n runner-driven clients, each with a dialer whose
+// transports stop waits for.
+type runnerFleet struct {
 	cancel  context.CancelFunc
 	runners []*runner.Runner
-	dialers []*oursDialer
+	waits   []func(context.Context)
+}
+
+// runnerClient is what client i of a runner fleet runs on: its dialer,
+// the connectivity check for both of the runner's checks, and a wait
+// that closes the dialer's open transports and waits for them to end.
+type runnerClient struct {
+	dialer runner.Dialer
+	check  func(context.Context) bool
+	wait   func(context.Context)
+}
+
+// startRunners starts n runner clients with cfg, client i on what
+// client(i) returns, recording their state changes; on an error it stops
+// the ones already made.
+func startRunners(n int, cfg engine.Config, rec *recorder, client func(i int) runnerClient) (fleet, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &runnerFleet{cancel: cancel}
+	for i := range n {
+		rc := client(i)
+		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: rc.dialer, CheckConnectivity: rc.check, CheckWebSocket: rc.check,
+			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
+		if err != nil {
+			f.stop()
+			return nil, err
+		}
+		f.runners = append(f.runners, r)
+		f.waits = append(f.waits, rc.wait)
+	}
+	for i, r := range f.runners {
+		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
+		r.Connect()
+	}
+	return f, nil
+}
+
+func (f *runnerFleet) stop() {
+	f.cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	lab.WaitRunners(ctx, f.runners)
+	for _, wait := range f.waits {
+		wait(ctx)
+	}
 }
 
 // startOurs starts n runner clients with the given short circuit; hosts
@@ -60,8 +103,31 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 			realtime = append(realtime, h.name)
 		}
 	}
+	dial := proxyDial(px)
+	cfg := labConfig(shortCircuit, requestTimeout)
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
+	return startRunners(n, cfg, rec, func(i int) runnerClient {
+		query := "client=" + strconv.Itoa(i)
+		od := oursDialer{}
+		clients := map[reconnect.Transport]*lab.Client{}
+		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+			clients[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
+				rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
+			}}
+			od[k] = lab.NewDialer(clients[k])
+		}
+		checkURL := "http://" + checkHost + lab.PathCheck + "?" + query
+		check := func(ctx context.Context) bool { return clients[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
+		return runnerClient{dialer: od, check: check, wait: od.wait}
+	})
+}
+
+// proxyDial returns a dial function that resolves a host name in address
+// ("name:port"; the port is ignored) to its address on px and connects
+// to it over TCP. A name px does not know fails as a DNS error.
+func proxyDial(px *Proxy) func(ctx context.Context, network, address string) (net.Conn, error) {
 	var d net.Dialer
-	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
 		name, _, err := net.SplitHostPort(address)
 		if err != nil {
 			name = address
@@ -72,38 +138,18 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 		}
 		return d.DialContext(ctx, "tcp", addr)
 	}
+}
+
+// labConfig is the engine's Ably configuration with the given short
+// circuit and, when requestTimeout is positive, that realtime request
+// timeout (zero or less keeps the default). The caller sets Endpoint.
+func labConfig(shortCircuit, requestTimeout time.Duration) engine.Config {
 	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = shortCircuit
 	if requestTimeout > 0 {
 		cfg.Timeouts.RealtimeRequest = requestTimeout
 	}
-	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &oursFleet{cancel: cancel}
-	for i := range n {
-		query := "client=" + strconv.Itoa(i)
-		od := &oursDialer{live: map[lab.Conn]struct{}{}, byKind: map[reconnect.Transport]*lab.Client{}}
-		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
-			od.byKind[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
-				rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
-			}}
-		}
-		checkURL := "http://" + checkHost + lab.PathCheck + "?" + query
-		check := func(ctx context.Context) bool { return od.byKind[reconnect.HTTP].CheckConnectivity(ctx, checkURL) }
-		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: od, CheckConnectivity: check, CheckWebSocket: check,
-			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
-		if err != nil {
-			f.stop()
-			return nil, err
-		}
-		f.runners = append(f.runners, r)
-		f.dialers = append(f.dialers, od)
-	}
-	for i, r := range f.runners {
-		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
-		r.Connect()
-	}
-	return f, nil
+	return cfg
 }
 
 // recordChange records a runner's state change as the events a library
@@ -120,67 +166,24 @@ func recordChange(rec *recorder, i int, c runner.StateChange) {
 	}
 }
 
-func (f *oursFleet) stop() {
-	f.cancel()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, r := range f.runners {
-		select {
-		case <-r.Done():
-		case <-ctx.Done():
-		}
-	}
-	for _, d := range f.dialers {
-		d.wait(ctx)
-	}
-}
-
-// oursDialer opens one client's lab transports (a runner.Dialer) and
-// keeps the open ones, so that stop can wait for them.
-type oursDialer struct {
-	byKind map[reconnect.Transport]*lab.Client
-	mu     sync.Mutex
-	live   map[lab.Conn]struct{}
-}
+// oursDialer opens one client's lab transports (a runner.Dialer), each
+// kind through its own lab.Dialer, which keeps the open ones so that
+// stop can wait for them.
+type oursDialer map[reconnect.Transport]*lab.Dialer
 
 // Open implements runner.Dialer.
-func (d *oursDialer) Open(_ context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
-	conn := d.byKind[req.Kind].Open(req.Kind, req.Host, req.Mode, rep)
-	d.mu.Lock()
-	d.live[conn] = struct{}{}
-	d.mu.Unlock()
-	go func() {
-		<-conn.Done()
-		d.mu.Lock()
-		delete(d.live, conn)
-		d.mu.Unlock()
-	}()
-	return conn
+func (d oursDialer) Open(ctx context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
+	return d[req.Kind].Open(ctx, req, rep)
 }
 
-// wait closes every transport still open and waits for them to end.
-func (d *oursDialer) wait(ctx context.Context) {
-	d.mu.Lock()
-	conns := make([]lab.Conn, 0, len(d.live))
-	for c := range d.live {
-		conns = append(conns, c)
-	}
-	d.mu.Unlock()
-	for _, c := range conns {
-		c.Close()
-		select {
-		case <-c.Done():
-		case <-ctx.Done():
+// wait closes every transport still open and waits for them to end, or
+// for ctx to be done.
+func (d oursDialer) wait(ctx context.Context) {
+	for _, ld := range d {
+		if ld.Wait(ctx) != nil {
 			return
 		}
 	}
-}
-
-// centrifugeFleet is n runner clients on the centrifuge transports.
-type centrifugeFleet struct {
-	cancel  context.CancelFunc
-	runners []*runner.Runner
-	dialers []*centrifugeDialer
 }
 
 // startOursCentrifuge starts n runner clients speaking Centrifugo's
@@ -188,60 +191,16 @@ type centrifugeFleet struct {
 // address on the proxy), with the given short circuit and no fallback
 // host.
 func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
-	var d net.Dialer
-	dial := func(ctx context.Context, network, address string) (net.Conn, error) {
-		name, _, err := net.SplitHostPort(address)
-		if err != nil {
-			name = address
-		}
-		addr := px.Addr(name)
-		if addr == "" {
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such lab host", Name: name, IsNotFound: true}}
-		}
-		return d.DialContext(ctx, "tcp", addr)
-	}
-	cfg := engine.AblyConfig()
-	cfg.ShortCircuit = shortCircuit
-	if requestTimeout > 0 {
-		cfg.Timeouts.RealtimeRequest = requestTimeout
-	}
+	dial := proxyDial(px)
+	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
 	// No fallback host, so no connectivity check is needed before one;
 	// the network here is up.
 	up := func(context.Context) bool { return true }
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &centrifugeFleet{cancel: cancel}
-	for i := range n {
+	return startRunners(n, cfg, rec, func(i int) runnerClient {
 		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.Transport) {
 			rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
 		}}
-		r, err := runner.New(ctx, runner.Options{Config: cfg, Dialer: cd, CheckConnectivity: up, CheckWebSocket: up,
-			OnStateChange: func(c runner.StateChange) { recordChange(rec, i, c) }})
-		if err != nil {
-			f.stop()
-			return nil, err
-		}
-		f.runners = append(f.runners, r)
-		f.dialers = append(f.dialers, cd)
-	}
-	for i, r := range f.runners {
-		rec.add(Event{At: time.Now(), Client: i, What: EventStart})
-		r.Connect()
-	}
-	return f, nil
-}
-
-func (f *centrifugeFleet) stop() {
-	f.cancel()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for _, r := range f.runners {
-		select {
-		case <-r.Done():
-		case <-ctx.Done():
-		}
-	}
-	for _, d := range f.dialers {
-		d.wait()
-	}
+		return runnerClient{dialer: cd, check: up, wait: func(context.Context) { cd.wait() }}
+	})
 }

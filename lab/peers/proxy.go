@@ -220,16 +220,9 @@ func (p *Proxy) live() []*pconn {
 
 // up opens h's listener (on its old port if it had one) and accepts on it.
 func (p *Proxy) up(h *proxyHost) error {
-	var ln net.Listener
-	var err error
 	// The old port can be briefly taken by an outgoing connection's
-	// ephemeral port; retry for a while.
-	for try := 0; try < 50; try++ {
-		if ln, err = net.Listen("tcp", h.addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	// ephemeral port; ListenTCP retries for a while.
+	ln, err := lab.ListenTCP(h.addr)
 	if err != nil {
 		return fmt.Errorf("peers: proxy host %s: %w", h.name, err)
 	}
