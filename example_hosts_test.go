@@ -84,6 +84,29 @@ func ExampleShouldFallback() {
 	// token 401 false
 }
 
+func ExampleFailure_String() {
+	// The text engine actions and logs carry: the kind, then the status
+	// for the kinds that have one, then an http-status failure's Server
+	// header when it names one.
+	for _, f := range []reconnect.Failure{
+		{Kind: reconnect.FailureDNS},
+		{Kind: reconnect.FailureHTTPStatus, Status: 503},
+		{Kind: reconnect.FailureHTTPStatus, Status: 403, Server: "CloudFront"},
+		{Kind: reconnect.FailureDisconnected, Status: 500, Server: "ignored"},
+		{Kind: reconnect.FailureToken, Status: 401},
+		{},
+	} {
+		fmt.Println(f)
+	}
+	// Output:
+	// dns
+	// http-status:503
+	// http-status:403:CloudFront
+	// disconnected:500
+	// token
+	// none
+}
+
 func ExampleConnectivityUp() {
 	fmt.Println(reconnect.ConnectivityUp(200, []byte("yes\n")))
 	fmt.Println(reconnect.ConnectivityUp(200, []byte("<html>yes</html>"))) // a captive portal

@@ -63,6 +63,9 @@ func TestResolveHostsMessages(t *testing.T) {
 		{EndpointOptions{Endpoint: "fe80::1%eth0"}, `EndpointOptions.Endpoint = "fe80::1%eth0": holds an IPv6 zone: give the host name only, "fe80::1"`},
 		{EndpointOptions{Endpoint: "wss:rt.example.com"}, `EndpointOptions.Endpoint = "wss:rt.example.com": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
 		{EndpointOptions{Endpoint: "1:2:3"}, `holds ':' but is not an IPv6 address: give the host name only`},
+		// A ':' with no port after it, or no host before it, is no port.
+		{EndpointOptions{Endpoint: "rt.example.com:"}, `EndpointOptions.Endpoint = "rt.example.com:": holds ':' but is not an IPv6 address: give the host name only, "rt.example.com"`},
+		{EndpointOptions{Endpoint: ":443"}, `EndpointOptions.Endpoint = ":443": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
 		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"fb.example.com:443"}}, `EndpointOptions.FallbackHosts[0] = "fb.example.com:443": holds a port: give the host name only, "fb.example.com"`},
 		// Characters, with '.' among the allowed ones, and labels.
 		{EndpointOptions{Endpoint: "rt.example .com"}, `EndpointOptions.Endpoint = "rt.example .com": holds ' ' at byte 10` + chars},
