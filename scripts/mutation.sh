@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Mutation testing of the library packages (the module root and engine/) with gremlins
-# v0.6.0 (go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0):
+# Mutation testing of the library packages (the module root, engine/ and
+# runner/) with gremlins v0.6.0 (go install
+# github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0):
 #
-#   scripts/mutation.sh [--required | --others] [report.json]
+#   scripts/mutation.sh [--required | --others | --runner] [report.json]
 #
 # --required mutates only the files with an efficacy target of their own
-# (engine/*.go, transport.go, backoff.go, jitter.go), --others only the rest;
-# without either, every file of the two packages (the two halves take about 2
-# and 5 minutes on 2 idle cores, several times that on a loaded machine;
-# the whole, their sum). scripts/mutation-uncovered.sh runs the mutants
-# the report lists as not covered.
+# (engine/*.go, transport.go, backoff.go, jitter.go), --others the rest of
+# the module root, --runner runner/*.go; without any, every file of the
+# three packages (the three parts take about 2, 5 and 1 minutes on 2 idle
+# cores, several times that on a loaded machine; the whole, their sum).
+# scripts/mutation-uncovered.sh runs the mutants the report lists as not
+# covered.
 #
 # gremlins gathers coverage over ./... and then runs the package's tests
 # once per mutant. To keep that to the library, the script copies the
@@ -24,7 +26,7 @@
 # killed ÷ (killed + lived), per file and for all the files mutated.
 set -euo pipefail
 scope=all
-if [[ ${1:-} == --required || ${1:-} == --others ]]; then
+if [[ ${1:-} == --required || ${1:-} == --others || ${1:-} == --runner ]]; then
 	scope=${1#--}
 	shift
 fi
@@ -38,10 +40,11 @@ cd "$root"
 . scripts/lib/mutcopy.sh
 mutcopy_module "$root" "$tmp"
 exclude=(-E '^internal/')
-for f in $(cd "$tmp" && ls *.go engine/*.go | grep -v '_test\.go$'); do
-	req=0
-	[[ $f =~ ^(engine/.*|transport|backoff|jitter)\.go$ ]] && req=1
-	if [[ $scope == required && $req == 0 || $scope == others && $req == 1 ]]; then
+for f in $(cd "$tmp" && ls *.go engine/*.go runner/*.go | grep -v '_test\.go$'); do
+	part=others
+	[[ $f =~ ^(engine/.*|transport|backoff|jitter)\.go$ ]] && part=required
+	[[ $f =~ ^runner/ ]] && part=runner
+	if [[ $scope != all && $scope != "$part" ]]; then
 		exclude+=(-E "^${f//./\\.}\$")
 	fi
 done
@@ -62,12 +65,16 @@ def row(name, c):
     eff = 100.0 * k / (k + l) if k + l else float("nan")
     print("%-24s %7d %6d %10d %12d %9.1f%%" % (name, k, l, c["TIMED OUT"], c["NOT COVERED"], eff))
 print("%-24s %7s %6s %10s %12s %10s" % ("file", "killed", "lived", "timed out", "not covered", "efficacy"))
-tot, eng = collections.Counter(), collections.Counter()
+tot = collections.Counter()
+pkgs = {"engine/": collections.Counter(), "runner/": collections.Counter()}
 for name in sorted(per):
     row(name, per[name])
     tot.update(per[name])
-    if name.startswith("engine/"):
-        eng.update(per[name])
-row("engine/*.go", eng)
+    for prefix, c in pkgs.items():
+        if name.startswith(prefix):
+            c.update(per[name])
+for prefix, c in pkgs.items():
+    if c:
+        row(prefix + "*.go", c)
 row("all mutated", tot)
 PY

@@ -2,8 +2,8 @@
 # scripts/mutation-uncovered.sh: the copy of the module that mutants are
 # tested in.
 #
-# mutcopy_module ROOT DEST: the library packages (the module root and
-# engine/), the fixtures, the docs and the internal packages their tests
+# mutcopy_module ROOT DEST: the library packages (the module root,
+# engine/ and runner/), the fixtures, the docs and the internal packages their tests
 # import (internal/conform without its own slow tests, internal/fixturetest,
 # internal/rows), as committed in ROOT, into DEST; without docs_test.go,
 # which checks the repository's documentation (the README's length, links
@@ -13,9 +13,9 @@
 mutcopy_module() {
 	local root=$1 dest=$2
 	(cd "$root" &&
-		git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'engine/testdata/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/rows/*' |
+		git ls-files -- go.mod go.sum README.md 'docs/*' '*.go' 'fixtures/*' 'engine/testdata/*' 'runner/*' 'internal/conform/*' 'internal/fixturetest/*' 'internal/rows/*' |
 		grep -Ev '^internal/conform/.*_test\.go$' |
-			grep -E '^[^/]+$|^engine/|^docs/|^fixtures/|^internal/(conform|fixturetest|rows)/' |
+			grep -E '^[^/]+$|^engine/|^runner/|^docs/|^fixtures/|^internal/(conform|fixturetest|rows)/' |
 			tar -cf - -T -) | tar -xf - -C "$dest"
 	rm -f "$dest/docs_test.go"
 }
