@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,8 @@ type adapterHost struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string // the host's stdout, line by line; closed at its end
-	stderr *tail
+	stderr *hostStderr
+	exits  int // the "#exit" lines read so far
 	// lost is set once the host can no longer be trusted to keep
 	// adapters apart (an adapter's exit never came): later runs fail.
 	lost error
@@ -48,7 +50,7 @@ func startAdapterHost(t *testing.T, node string) *adapterHost {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &adapterHost{cmd: cmd, stdin: stdin, lines: make(chan string, 64), stderr: &tail{max: 16 << 10}}
+	h := &adapterHost{cmd: cmd, stdin: stdin, lines: make(chan string, 64), stderr: newHostStderr()}
 	cmd.Stderr = h.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -84,6 +86,68 @@ func startAdapterHost(t *testing.T, node string) *adapterHost {
 		}
 	})
 	return h
+}
+
+// hostStderr keeps the host's stderr as a tail, without the mark line
+// the host writes after each adapter's stderr (host.mjs), and counts
+// those marks.
+type hostStderr struct {
+	tail
+	mu      sync.Mutex
+	partial []byte
+	marks   int
+	changed chan struct{} // closed and replaced when marks goes up
+}
+
+const stderrMark = "#stderr-end"
+
+func newHostStderr() *hostStderr {
+	return &hostStderr{tail: tail{max: 16 << 10}, changed: make(chan struct{})}
+}
+
+func (h *hostStderr) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.partial = append(h.partial, p...)
+	for {
+		i := bytes.IndexByte(h.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := h.partial[:i+1]
+		if string(line[:i]) == stderrMark {
+			h.marks++
+			close(h.changed)
+			h.changed = make(chan struct{})
+		} else {
+			h.tail.Write(line)
+		}
+		h.partial = h.partial[i+1:]
+	}
+	if len(h.partial) > h.tail.max {
+		h.tail.Write(h.partial)
+		h.partial = h.partial[:0]
+	}
+	return len(p), nil
+}
+
+// waitMarks waits until n marks have been read, at most limit; it
+// reports whether they have.
+func (h *hostStderr) waitMarks(n int, limit time.Duration) bool {
+	deadline := time.After(limit)
+	for {
+		h.mu.Lock()
+		marks, changed := h.marks, h.changed
+		h.mu.Unlock()
+		if marks >= n {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		}
+	}
 }
 
 // hostWriter passes Run's lines to the host until it is closed; every
@@ -162,9 +226,17 @@ func (h *adapterHost) run(ctx context.Context, suite Suite, main string, opt Opt
 		h.lost = fmt.Errorf("the adapter host has gone; its stderr: %q", h.stderr.lines(tailLines))
 		return rep, h.lost
 	}
+	h.exits++
 	n, err := strconv.Atoi(code)
 	if err != nil {
 		return rep, fmt.Errorf("the adapter host's exit line %q", code)
+	}
+	// The host writes the adapter's stderr, then its stderr mark, before
+	// "#exit"; stderr and stdout are read by goroutines of their own, so
+	// the tail is complete once the mark has been read too.
+	if !h.stderr.waitMarks(h.exits, exitGrace+10*time.Second) {
+		h.lost = errors.New("the adapter host's stderr mark for the adapter never came")
+		return rep, h.lost
 	}
 	if rep.Broken != "" {
 		// As exitStatus says it of a process.

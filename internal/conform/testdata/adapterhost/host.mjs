@@ -17,7 +17,9 @@
 // to it until "#end" are dropped (as a pipe to a process that has gone).
 // An adapter that has not exited 2 s after "#end" is terminated (exit code
 // 1, like a killed process's non-zero status). The adapter's stderr is this
-// host's. The host exits at the end of its input.
+// host's; after it has all been written, the host writes "#stderr-end" on a
+// line of its own to its stderr, before the adapter's "#exit". The host
+// exits at the end of its input.
 //
 // Lines pass in batches, whole lines, as they come (one message to the
 // worker per chunk of input, one write per turn of the event loop out), so
@@ -25,6 +27,7 @@
 import { Worker } from "node:worker_threads";
 
 const exitGraceMs = 2000;
+const stderrMark = "#stderr-end";
 
 let current = null; // { worker, ended, exited }
 
@@ -62,6 +65,9 @@ function start(path) {
     if (code === null || !drained || !errDrained || run.exited) return;
     run.exited = true;
     clearTimeout(run.kill);
+    // The mark ends the adapter's stderr; a reader waits for it before it
+    // reads that stderr, since stderr and stdout arrive on two pipes.
+    process.stderr.write(`\n${stderrMark}\n`);
     emit((lastNewline ? "" : "\n") + `#exit ${code}\n`);
   };
   worker.stdout.on("data", (chunk) => {
