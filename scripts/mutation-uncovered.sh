@@ -2,9 +2,10 @@
 # mutation-uncovered.sh REPORT.json [REPORT.json ...]: the mutants a
 # gremlins report (scripts/mutation.sh) lists as NOT COVERED, run by hand.
 #
-# gremlins runs a mutant only where Go's coverage profile has a counter:
-# constant expressions and the conditions of `switch { case …: }` clauses
-# have none, so their mutants are reported and never run. This script
+# gremlins runs a mutant only where the coverage profile of the package's
+# own tests counts its line: constant expressions, the conditions of
+# `switch { case …: }` clauses and lines no test of the package runs are
+# not counted, so their mutants are reported and never run. This script
 # applies each of them to a copy of the module (scripts/lib/mutcopy.sh),
 # the same operator change gremlins would make at the same line and column:
 #
@@ -82,6 +83,12 @@ def mutate(src, line, col, kind):
             return "\n".join(lines), op
     raise SystemExit(f"mutation-uncovered.sh: no {kind} operator at {line}:{col}: {text.strip()}")
 
+def equivalence(src, item):
+    """The proof listed for the mutant at item, or None: a mutant is named
+    by its file, its line's text up to the first ':' and its kind."""
+    name, line, _, kind = item
+    return equivalent.get((name, src.split("\n")[line - 1].strip().split(":")[0], kind))
+
 def run(worker, item):
     name, line, col, kind = item
     path = os.path.join(tmp, f"w{worker}", name)
@@ -96,8 +103,7 @@ def run(worker, item):
                            timeout=timeout)
         out = p.stdout + p.stderr
         if p.returncode == 0:
-            key = (name, src.split("\n")[line - 1].strip().split(":")[0], kind)
-            status = "EQUIVALENT" if key in equivalent else "LIVED"
+            status = "EQUIVALENT" if equivalence(src, item) else "LIVED"
         elif "[build failed]" in out or "[setup failed]" in out:
             status = "NOT VIABLE"
         else:
@@ -106,7 +112,7 @@ def run(worker, item):
         status = "TIMED OUT"
     finally:
         open(path, "w").write(src)
-    return item, op, status
+    return item, op, status, equivalence(src, item) if status == "EQUIVALENT" else None
 
 queues = [todo[0::2], todo[1::2]]
 results = []
@@ -118,13 +124,12 @@ with concurrent.futures.ThreadPoolExecutor(2) as ex:
 
 per = collections.defaultdict(collections.Counter)
 bad = 0
-for (name, line, col, kind), op, status in sorted(results):
+for (name, line, col, kind), op, status, proof in sorted(results):
     per[name][status] += 1
     if status != "KILLED":
         print(f"{status:10} {kind} {op} → {swap[kind][op]} at {name}:{line}:{col}")
-    if status == "EQUIVALENT":
-        text = open(os.path.join(tmp, "w0", name)).read().split("\n")[line - 1].strip().split(":")[0]
-        print(f"           {equivalent[(name, text, kind)]}")
+    if proof:
+        print(f"           {proof}")
     bad += status in ("LIVED", "TIMED OUT")
 cols = ["KILLED", "LIVED", "EQUIVALENT", "NOT VIABLE", "TIMED OUT"]
 print("%-24s %7s %6s %11s %11s %10s" % ("file", "killed", "lived", "equivalent", "not viable", "timed out"))

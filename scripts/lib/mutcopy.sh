@@ -5,7 +5,8 @@
 # mutcopy_module ROOT DEST: the library packages (the module root,
 # engine/ and runner/), the fixtures, the docs and the internal packages their tests
 # import (internal/conform without its own slow tests, internal/fixturetest,
-# internal/rows), as committed in ROOT, into DEST; without docs_test.go,
+# internal/rows), the files git tracks in ROOT (a new file must be added
+# to the index first) as they are in its working tree, into DEST; without docs_test.go,
 # which checks the repository's documentation (the README's length, links
 # to files this copy does not hold, the docs' Go blocks, the scenario
 # count), none of it the code under test. docs_tables_test.go stays: the
