@@ -6,7 +6,7 @@
 #   scripts/mutation.sh [--required | --others | --runner] [report.json]
 #
 # --required mutates only the files with an efficacy target of their own
-# (engine/*.go, transport.go, backoff.go, jitter.go), --others the rest of
+# (engine/*.go, fallback.go, backoff.go, jitter.go), --others the rest of
 # the module root, --runner runner/*.go; without any, every file of the
 # three packages (the three parts take about 2, 5 and 1 minutes on 2 idle
 # cores, several times that on a loaded machine; the whole, their sum).
@@ -42,7 +42,7 @@ mutcopy_module "$root" "$tmp"
 exclude=(-E '^internal/')
 for f in $(cd "$tmp" && ls *.go engine/*.go runner/*.go | grep -v '_test\.go$'); do
 	part=others
-	[[ $f =~ ^(engine/.*|transport|backoff|jitter)\.go$ ]] && part=required
+	[[ $f =~ ^(engine/.*|fallback|backoff|jitter)\.go$ ]] && part=required
 	[[ $f =~ ^runner/ ]] && part=runner
 	if [[ $scope != all && $scope != "$part" ]]; then
 		exclude+=(-E "^${f//./\\.}\$")

@@ -10,7 +10,7 @@ import (
 //
 // The setTransportPending rules of the transport-fallback proposal as predicates applied in
 // order, and the reachability argument as a predicate, written apart from
-// the table literal in transport.go so that each checks the other.
+// the table literal in fallback.go so that each checks the other.
 
 var oracleTransports = []string{"none", "websocket", "http"}
 var oracleModes = []string{"clean", "resume", "recover", "upgrade"}
@@ -252,7 +252,7 @@ func TestFixtureTransportAgainstFunctions(t *testing.T) {
 }
 
 // TestPendingTableMatchesRulesAndReachability checks the table literal in
-// transport.go, row by row, against the oracle's predicates, and its row
+// fallback.go, row by row, against the oracle's predicates, and its row
 // order against DecidePending's index arithmetic.
 func TestPendingTableMatchesRulesAndReachability(t *testing.T) {
 	tab := PendingTable()
