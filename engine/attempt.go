@@ -222,9 +222,12 @@ func (e *Engine) enterDisconnected(out []Action, reason Reason, f reconnect.Fail
 	return e.startTimer(out, TimerRetry, retryIn, 0)
 }
 
+// enterSuspended goes SUSPENDED with the flat retry; the state change
+// carries f, or a timeout when f is none: SUSPENDED always carries a
+// reason (RTN14e), whichever way it is entered.
 func (e *Engine) enterSuspended(out []Action, reason Reason, f reconnect.Failure) []Action {
 	e.retries, e.reconnectDue = 0, false
 	retryIn := e.suspendedDelay()
-	out = e.setState(out, Suspended, reason, retryIn, f)
+	out = e.setState(out, Suspended, reason, retryIn, suspendedReason(f))
 	return e.startTimer(out, TimerRetry, retryIn, 0)
 }

@@ -63,11 +63,12 @@ func (e *Engine) dropClosingConnection(out []Action) []Action {
 	return e.stopAll(out)
 }
 
-// suspendedReason is the failure SUSPENDED carries when connectionStateTtl
-// passes (RTN14e: "emitted with the reason, and Connection#errorReason
-// will be updated"): f, the failure of the DISCONNECTED it leaves or the
-// attempt's last transport failure, or a timeout when there is none (the
-// connection was not made within connectionStateTtl).
+// suspendedReason is the failure SUSPENDED carries (RTN14e: "emitted
+// with the reason, and Connection#errorReason will be updated"): f, the
+// failure the rules give the state change (the DISCONNECTED it leaves, the
+// attempt's last transport failure), or a timeout when there is none (the
+// connection was not made within connectionStateTtl). One rule for every
+// way into SUSPENDED.
 func suspendedReason(f reconnect.Failure) reconnect.Failure {
 	if f.Kind == reconnect.FailureNone {
 		return reconnect.Failure{Kind: reconnect.FailureTimeout}

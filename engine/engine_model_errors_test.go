@@ -87,13 +87,15 @@ func (h *engineHarness) checkStateFailure(a Action) error {
 			if a.From == Connecting {
 				want = m.attemptErr
 			}
-			if want.Kind == reconnect.FailureNone {
-				want = reconnect.Failure{Kind: reconnect.FailureTimeout}
-			}
 		case ReasonConnectFailed, ReasonConnectivityDown:
 			want = m.attemptErr
 		default:
 			return fmt.Errorf("%v with reason %v", a.To, a.Reason)
+		}
+		// RTN14e: SUSPENDED always carries a reason, a timeout when the
+		// rules above give none; DISCONNECTED may carry none.
+		if a.To == Suspended && want.Kind == reconnect.FailureNone {
+			want = reconnect.Failure{Kind: reconnect.FailureTimeout}
 		}
 	}
 	if a.Failure != want {

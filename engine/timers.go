@@ -32,11 +32,11 @@ func (e *Engine) onTimer(out []Action, id TimerID) []Action {
 		case Disconnected:
 			out = e.cancelTimers(out, TimerRetry)
 			// Still without a connection for the same failure.
-			return e.enterSuspended(out, ReasonStateTTL, suspendedReason(e.stateErr))
+			return e.enterSuspended(out, ReasonStateTTL, e.stateErr)
 		case Connecting:
 			// SUSPENDED at that moment, also in the middle of an attempt,
 			// with the attempt's failure as its reason (RTN14e).
-			return e.enterDisconnected(out, ReasonStateTTL, suspendedReason(e.att.err))
+			return e.enterDisconnected(out, ReasonStateTTL, e.att.err)
 		}
 	case TimerConnectivityCheck:
 		if e.att.check != checkNone {

@@ -267,6 +267,8 @@ export class Engine {
     if (reason === "connect-failed" && this.attempt.startedOnPreference) this.preference = null;
     const suspended = this.ttlPassed;
     const retryInNs = suspended ? this.suspendedNs() : this.rtb1Ns();
+    // RTN14e: SUSPENDED always carries a reason, a timeout when none failed
+    if (suspended && !error) error = parseFailure("timeout");
     this.setState(suspended ? "suspended" : "disconnected", reason, { retryInNs, error });
     this.startTimer("retry", retryInNs);
   }

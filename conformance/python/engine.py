@@ -354,7 +354,8 @@ class Engine:
         self.att = Attempt()
         if self.ttl_passed:
             wait = self.retry_in_suspended()
-            self.set_state("suspended", reason, wait, error)
+            # RTN14e: SUSPENDED always carries a reason, a timeout when none failed
+            self.set_state("suspended", reason, wait, error if error is not None else TIMEOUT)
         else:
             wait = self.retry_in_disconnected()
             self.set_state("disconnected", reason, wait, error)

@@ -34,6 +34,8 @@ impl Engine {
         } else {
             base
         };
+        // RTN14e: SUSPENDED always carries a reason, a timeout when none failed
+        let error = error.or_else(|| Some(Failure::new("timeout")));
         self.state_change(State::Suspended, reason, Some(d), error.as_ref());
         self.start_timer(TimerKind::Retry, d);
     }
