@@ -8,6 +8,8 @@ import (
 // The timeline's events, and how an SDK following docs/embedding.md reports
 // the server's DISCONNECTED and ERROR messages to the engine.
 
+// event performs the timeline's event e on the current client life, as the
+// driver does on the ably-js client.
 func (r *runner) event(e Event) {
 	l := r.cur
 	switch e.Do {
