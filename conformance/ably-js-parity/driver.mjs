@@ -10,6 +10,7 @@
 //   - the comet transport's createRequest: fake HTTP requests;
 //   - client.http.checkConnectivity: the fake connectivity check;
 //   - Platform.Config.addEventListener: the OS online/offline events;
+//   - client.auth.authorize(): the timeline's authorize event;
 //   - the client option connectionStateTtl and the CONNECTED message's
 //     connectionDetails.connectionStateTtl: the timeline's
 //     connectionStateTtl, when it sets one;
@@ -159,9 +160,11 @@ class Run {
             impl.message(connectedMessage(c.n, this.tl));
           });
         } else if (r.do === 'disconnect') {
-          at(r.after + (r.connectedAfter ?? 10), () => impl.message(disconnectedMessage(r.status ?? 503, r.code)));
+          at(r.after + (r.connectedAfter ?? 10), () =>
+            this.serverSays(c, disconnectedMessage(r.status ?? 503, r.code, r.error), r.error),
+          );
         } else if (r.do === 'error') {
-          at(r.after + (r.connectedAfter ?? 10), () => impl.message(errorMessage(r.status ?? 400, r.code)));
+          at(r.after + (r.connectedAfter ?? 10), () => this.serverSays(c, errorMessage(r.status ?? 400, r.code, r.error), r.error));
         } else if (kind === 'http') {
           at(r.after, () => ((c.state = 'open'), impl.message(null)));
         }
@@ -169,12 +172,23 @@ class Run {
       case 'refuse':
         at(r.after, () => ((c.state = 'closed'), impl.refused()));
         break;
+      case 'status': // http only: an error status with a body that has no error code
+        at(r.after, () => ((c.state = 'closed'), impl.status(r.status ?? 403)));
+        break;
       case 'blackhole':
         break;
       default:
         throw new Error(`timeline ${this.tl.id}: unknown behaviour ${r.do}`);
     }
     return c;
+  }
+
+  // serverSays sends message m on c; with an error shaped "no-code" or
+  // "none" the server then closes the websocket cleanly, as it does after a
+  // DISCONNECTED or ERROR (otherwise the SDK closes it when it reads m).
+  serverSays(c, m, shape) {
+    c.impl.message(m);
+    if (shape && c.state !== 'closed') (c.state = 'closed'), c.impl.serverClose();
   }
 
   closeConn(c) {
@@ -220,7 +234,9 @@ class Run {
           opened: () => ws.onopen && ws.onopen(),
           message: (m) => m && ws.onmessage && ws.onmessage({ data: JSON.stringify(m) }),
           refused: () => ws.failed(),
+          status: () => ws.failed(),
           drop: () => ws.onclose && ws.onclose({ code: 1006, wasClean: false }),
+          serverClose: () => ws.onclose && ws.onclose({ code: 1000, wasClean: true }),
         });
       }
       failed() {
@@ -243,7 +259,15 @@ class Run {
           opened: () => {},
           message: (m) => req.emit('data', m ? [m] : []),
           refused: () => req.emit('complete', new Error('connect ECONNREFUSED')),
+          // as NodeCometTransport's readFully reports an error status whose
+          // body has no error member: a statusCode and no code
+          status: (statusCode) =>
+            req.emit(
+              'complete',
+              Object.assign(new Error('Error response received from server: ' + statusCode), { statusCode }),
+            ),
           drop: () => req.emit('complete', new Error('socket hang up')),
+          serverClose: () => req.emit('complete', null), // the response ends
         });
       };
       req.abort = () => req.conn && run.closeConn(req.conn);
@@ -317,12 +341,12 @@ class Run {
       }
       case 'server-disconnected': {
         const c = this.active();
-        if (c) c.impl.message(disconnectedMessage(e.status, e.code));
+        if (c) this.serverSays(c, disconnectedMessage(e.status, e.code, e.error), e.error);
         break;
       }
       case 'server-error': {
         const c = this.active();
-        if (c) c.impl.message(errorMessage(e.status, e.code));
+        if (c) this.serverSays(c, errorMessage(e.status, e.code, e.error), e.error);
         break;
       }
       case 'server-connected': {
@@ -337,6 +361,9 @@ class Run {
       case 'online':
         this.offline = false;
         this.listeners.online.forEach((f) => f());
+        break;
+      case 'authorize': // its outcome shows in the states; the promise's rejection is expected
+        this.client.auth.authorize().catch(() => {});
         break;
       default:
         throw new Error(`timeline ${this.tl.id}: unknown event ${e.do}`);
@@ -373,16 +400,25 @@ function connectedMessage(n, tl) {
   };
 }
 
+// wireError is a message's error: statusCode and code, the statusCode
+// alone (shape "no-code"), or none at all (shape "none").
+function wireError(status, code, message, shape) {
+  if (shape === 'none') return {};
+  if (shape === 'no-code') return { error: { statusCode: status, message } };
+  return { error: { statusCode: status, code, message } };
+}
+
 // disconnectedMessage is the server's DISCONNECTED with an error of the
-// given statusCode and code (80003 by default).
-function disconnectedMessage(status, code) {
-  return { action: 6, error: { statusCode: status, code: code ?? 80003, message: 'disconnected by the server' } };
+// given statusCode and code (80003 by default), shaped as wireError says.
+function disconnectedMessage(status, code, shape) {
+  return { action: 6, ...wireError(status, code ?? 80003, 'disconnected by the server', shape) };
 }
 
 // errorMessage is the server's connection-wide ERROR (no channel) with an
-// error of the given statusCode and code (40000 by default).
-function errorMessage(status, code) {
-  return { action: 9, error: { statusCode: status, code: code ?? 40000, message: 'error from the server' } };
+// error of the given statusCode and code (40000 by default), shaped as
+// wireError says.
+function errorMessage(status, code, shape) {
+  return { action: 9, ...wireError(status, code ?? 40000, 'error from the server', shape) };
 }
 
 async function main() {

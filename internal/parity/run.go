@@ -152,48 +152,6 @@ func (r *runner) active(l *life) *conn {
 	return nil
 }
 
-func (r *runner) event(e Event) {
-	l := r.cur
-	switch e.Do {
-	case "connect":
-		r.step(l, engine.Event{Kind: engine.EventConnect})
-	case "close":
-		r.step(l, engine.Event{Kind: engine.EventClose})
-	case "restart":
-		r.step(l, engine.Event{Kind: engine.EventClose})
-		if err := r.newLife(); err != nil {
-			r.record(Entry{Ev: "error", Message: err.Error()})
-			return
-		}
-		r.step(r.cur, engine.Event{Kind: engine.EventConnect})
-	case "drop":
-		if c := r.active(l); c != nil {
-			c.closed = true
-			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: reconnect.Failure{Kind: reconnect.FailureUnreachable}})
-		}
-	case "server-disconnected":
-		if c := r.active(l); c != nil {
-			c.closed = true
-			r.step(l, engine.Event{Kind: engine.EventTransportClosed, Transport: c.id, Failure: disconnected(e.Status, e.Code)})
-		}
-	case "server-error":
-		if c := r.active(l); c != nil {
-			c.closed = true
-			r.step(l, errorEvent(c.id, e.Status, e.Code))
-		}
-	case "server-connected":
-		if c := r.active(l); c != nil {
-			r.step(l, engine.Event{Kind: engine.EventConnectionDetails, Transport: c.id, Details: r.details(e.TTL)})
-		}
-	case "offline":
-		r.offline = true
-		r.step(l, engine.Event{Kind: engine.EventNetworkDown})
-	case "online":
-		r.offline = false
-		r.step(l, engine.Event{Kind: engine.EventNetworkUp})
-	}
-}
-
 // step feeds ev to life l's engine and performs the actions it returns.
 func (r *runner) step(l *life, ev engine.Event) {
 	out := l.eng.Step(epoch.Add(time.Duration(r.now)*time.Millisecond), ev, r.out[:0])
@@ -304,39 +262,6 @@ func (r *runner) details(ttl int64) engine.Details {
 	}
 }
 
-// isTokenError reports whether an error is a token error as the engine's
-// documentation tells an SDK to report one (FailureToken): statusCode 401
-// and a code from 40140 to 40149 (RTN14b, RTN15h).
-func isTokenError(status, code int) bool {
-	return status == 401 && 40140 <= code && code < 40150
-}
-
-// disconnected is the failure a DISCONNECTED message with an error of
-// status and code (80003 when 0) is reported as.
-func disconnected(status, code int) reconnect.Failure {
-	if code == 0 {
-		code = 80003
-	}
-	if isTokenError(status, code) {
-		return reconnect.Failure{Kind: reconnect.FailureToken}
-	}
-	return reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: status}
-}
-
-// errorEvent is how a connection-wide ERROR message with an error of
-// status and code (40000 when 0) on transport id is reported: a token
-// error closes the transport with FailureToken (RTN14b, RTN15h); any other
-// is fatal (RTN14g, RTN15i).
-func errorEvent(id engine.TransportID, status, code int) engine.Event {
-	if code == 0 {
-		code = 40000
-	}
-	if isTokenError(status, code) {
-		return engine.Event{Kind: engine.EventTransportClosed, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureToken}}
-	}
-	return engine.Event{Kind: engine.EventFatal, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureOther}}
-}
-
 // open answers an ActionOpenTransport as the timeline's network does.
 func (r *runner) open(l *life, a engine.Action) {
 	kind := "ws"
@@ -385,12 +310,20 @@ func (r *runner) open(l *life, a engine.Action) {
 					if ru.Status == 0 {
 						ru.Status = 400
 					}
-					r.step(l, errorEvent(c.id, ru.Status, ru.Code))
+					r.step(l, errorEvent(c.id, ru.Status, ru.Code, ru.Error))
 					return
 				}
-				send(engine.EventTransportClosed, disconnected(status, ru.Code))
+				send(engine.EventTransportClosed, disconnected(status, ru.Code, ru.Error))
 			}))
 		}
+	case "status":
+		if ru.Status == 0 {
+			ru.Status = 403
+		}
+		r.after(after, live(func() {
+			c.closed = true
+			send(engine.EventTransportFailed, reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: ru.Status})
+		}))
 	case "refuse":
 		r.after(after, live(func() {
 			c.closed = true

@@ -52,7 +52,9 @@ type Timeline struct {
 	MaxIdleInterval int64 `json:"maxIdleInterval,omitempty"`
 	// Auth is the client's credentials: "key" (the default: an API key),
 	// "token" (a token with no means of renewal) or "callback" (an
-	// authCallback, whose renewals the "auth" rules answer).
+	// authCallback, whose renewals the "auth" rules answer). A timeline
+	// with an "authorize" event must use "callback": the fake network has
+	// no token endpoint for a key.
 	Auth string `json:"auth,omitempty"`
 }
 
@@ -71,7 +73,10 @@ type Rule struct {
 	// Do is "connect" (opens, then sends CONNECTED), "open" (opens, never
 	// sends CONNECTED), "disconnect" (opens, then sends DISCONNECTED with
 	// Status and Code), "error" (opens, then sends ERROR with Status and
-	// Code), "refuse", "blackhole"; for connectivity "up", "down" or
+	// Code), "refuse", "blackhole", "status" (http only: the connect
+	// request is answered with HTTP status Status, 403 by default, and a
+	// body with no error code, as a proxy's error page); for connectivity
+	// "up", "down" or
 	// "blackhole" (no answer: the request times out after
 	// httpRequestTimeout); for auth "up" (a new token), "down" (an error
 	// with Status, 401 by default, and Code, 40170 by default) or
@@ -87,6 +92,12 @@ type Rule struct {
 	// Code is the error's code for disconnect (80003 by default), error
 	// (40000) and auth's down (40170).
 	Code int `json:"code,omitempty"`
+	// Error shapes the error of disconnect and error: "" (Status and
+	// Code), "no-code" (a statusCode, Status, and no code) or "none" (no
+	// error member at all). With "no-code" or "none" the server closes
+	// the websocket cleanly right after the message, as the server does
+	// after a DISCONNECTED or ERROR.
+	Error string `json:"error,omitempty"`
 }
 
 // Event is one thing that happens at a time: "connect", "close",
@@ -97,13 +108,17 @@ type Rule struct {
 // connection-wide ERROR with Status and Code, 40000 by default),
 // "server-connected" (the server sends another CONNECTED whose
 // connectionStateTtl is TTL, RTN24), "offline" and "online" (the OS
-// network events; while offline every request fails after 1 ms).
+// network events; while offline every request fails after 1 ms) and
+// "authorize" (Auth#authorize, RTC8: the authCallback is asked for a
+// token, which the "auth" rules answer). Error shapes the error of
+// server-disconnected and server-error as Rule.Error does.
 type Event struct {
 	At     int64  `json:"at"`
 	Do     string `json:"do"`
 	Status int    `json:"status,omitempty"`
 	Code   int    `json:"code,omitempty"`
 	TTL    int64  `json:"ttl,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Defaults are the answers without a matching rule: everything works.
@@ -163,19 +178,42 @@ func Parse(name string, b []byte) (Timelines, error) {
 			}
 			switch r.Do {
 			case "connect", "open", "disconnect", "error", "refuse", "blackhole", "up", "down":
+			case "status":
+				if r.Transport != "http" {
+					return doc, fmt.Errorf("%s: timeline %s: rule do status is for transport http only, not %q", path, tl.ID, r.Transport)
+				}
 			default:
 				return doc, fmt.Errorf("%s: timeline %s: rule do %q is unknown", path, tl.ID, r.Do)
+			}
+			if err := checkErrorShape(r.Error); err != nil {
+				return doc, fmt.Errorf("%s: timeline %s: rule %w", path, tl.ID, err)
 			}
 		}
 		for _, e := range tl.Events {
 			switch e.Do {
 			case "connect", "close", "restart", "drop", "server-disconnected", "server-error", "server-connected", "offline", "online":
+			case "authorize":
+				if tl.Auth != "callback" {
+					return doc, fmt.Errorf("%s: timeline %s: event authorize needs auth callback, not %q", path, tl.ID, tl.Auth)
+				}
 			default:
 				return doc, fmt.Errorf("%s: timeline %s: event do %q is unknown", path, tl.ID, e.Do)
+			}
+			if err := checkErrorShape(e.Error); err != nil {
+				return doc, fmt.Errorf("%s: timeline %s: event %w", path, tl.ID, err)
 			}
 		}
 	}
 	return doc, nil
+}
+
+// checkErrorShape checks a Rule.Error or Event.Error.
+func checkErrorShape(v string) error {
+	switch v {
+	case "", "no-code", "none":
+		return nil
+	}
+	return fmt.Errorf("error %q is not empty, no-code or none", v)
 }
 
 // rule returns how the network answers a request of kind to host at t.
