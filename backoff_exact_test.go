@@ -47,14 +47,7 @@ func TestFixtureRTB1ExactIntegerRule(t *testing.T) {
 		if it.Function != "retryDelay" && it.Function != "retryBounds" {
 			continue
 		}
-		ms, err := strconv.ParseInt(string(it.Initial), 10, 64)
-		if err != nil {
-			t.Fatalf("%s: initialMs %s", it.ID, it.Initial)
-		}
-		initialNs := int64(math.MaxInt64)
-		if ms <= math.MaxInt64/1_000_000 {
-			initialNs = ms * 1e6
-		}
+		initialNs := int64(nsFromMs(t, it.Initial)) // whole nanoseconds: up to six decimals
 		if it.Function == "retryDelay" {
 			rule(it.ID, initialNs, *it.Attempt, rawU(t, it.U), it.ExpectedDelayNs)
 		} else {

@@ -309,6 +309,30 @@ func buildRTB1Fixture() rtb1File {
 			ExpectedDelayMs: msFromNs(d), ExpectedDelayNs: strconv.FormatInt(d, 10),
 		})
 	}
+	// A float64 product of exactly 2^63 ns: the first value past the
+	// largest Duration, and float64(math.MaxInt64) itself, so an
+	// implementation that saturates only above float64(math.MaxInt64) (a >
+	// where >= is needed) converts 2^63 to an int64 and overflows. The
+	// draw is tuned so that initial × 2 × jitter rounds to exactly 2^63 in
+	// float64; the second draw gives the float64 just below it (2^63 −
+	// 1024), which fits.
+	for _, c := range []struct {
+		id      string
+		ms, n   int64
+		u       float64
+		comment string
+	}{
+		{"rtb1-product-exactly-2p63-n4", 4611686018428, 4, 6.639e-13, "initial x 2 x jitter is exactly 2^63 ns in float64, one past the largest Duration: saturates at the maximum (not an overflow)"},
+		{"rtb1-product-exactly-2p63-n100", 4611686018430, 100, 2.832e-12, "initial x 2 x jitter is exactly 2^63 ns in float64 (another initial and attempt): saturates at the maximum"},
+		{"rtb1-product-below-2p63-n4", 4611686018428, 4, 6.645e-13, "initial x 2 x jitter is 2^63 - 1024 ns in float64, the largest float64 below 2^63: fits, no saturation"},
+	} {
+		d := oracleDelayNs(c.ms*1e6, c.n, c.u)
+		add(rtb1Item{
+			ID: c.id, Spec: "RTB1", Function: "retryDelay", Comment: c.comment,
+			Initial: json.Number(strconv.FormatInt(c.ms, 10)), Attempt: i64(c.n), U: floatNumber(c.u),
+			ExpectedDelayMs: msFromNs(d), ExpectedDelayNs: strconv.FormatInt(d, 10),
+		})
+	}
 	bounds("rtb1-bounds-saturate-n4", "both bounds saturate", sat, 4, nil)
 	// Bounds near the overflow edge: the lower bound is the delay at u = 1,
 	// saturated on its own, never 0.8 × a saturated upper bound.
