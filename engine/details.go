@@ -22,7 +22,8 @@ type Details struct {
 	// Config.Timeouts.ConnectionStateTTL, for the state-ttl timer started
 	// when the connection is lost; 0 keeps the one in force (the last the
 	// server sent on this connection, else the configured one). A connect
-	// from INITIALIZED, CLOSED or FAILED forgets it (RTN11d).
+	// from INITIALIZED, CLOSED, FAILED or CLOSING (a new connection,
+	// RTN11b) forgets it (RTN11d).
 	ConnectionStateTTL time.Duration
 	// MaxIdleInterval is maxIdleInterval (CD2h): the transport is idle,
 	// and disposed, after MaxIdleInterval + realtimeRequestTimeout without

@@ -14,6 +14,14 @@ func flapRun(t *testing.T, g FlapGuard, drops ...time.Duration) bool {
 	t.Helper()
 	cfg := AblyConfig()
 	cfg.Flap = g
+	_, ws := flapRunEngine(t, cfg, drops...)
+	return ws
+}
+
+// flapRunEngine is flapRun with the whole configuration, returning the
+// engine too.
+func flapRunEngine(t *testing.T, cfg Config, drops ...time.Duration) (*Engine, bool) {
+	t.Helper()
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +47,32 @@ func flapRun(t *testing.T, g FlapGuard, drops ...time.Duration) bool {
 		out = e.Step(start.Add(d), Event{Kind: EventTransportClosed, Transport: id}, out[:0])
 		id, kind = opened()
 	}
-	return kind == reconnect.WebSocket
+	return e, kind == reconnect.WebSocket
+}
+
+// TestFlapGuardWritesNoPreferenceWithoutRememberTransport: the guard
+// remembers HTTP (websocket-unstable) only in an engine that keeps the
+// preference; without RememberTransport it writes none, and
+// Engine.Preference keeps what the configuration held (docs/engine.md,
+// The flapping guard; conformance/guesses.json
+// flapping-preference-without-remember, which no fixture can see).
+func TestFlapGuardWritesNoPreferenceWithoutRememberTransport(t *testing.T) {
+	g := FlapGuard{Drops: 2, Window: 10 * time.Second, Hold: time.Minute}
+	for _, remember := range []bool{false, true} {
+		cfg := AblyConfig()
+		cfg.Flap, cfg.RememberTransport = g, remember
+		e, ws := flapRunEngine(t, cfg, 5*time.Second, 6*time.Second)
+		if ws {
+			t.Fatalf("remember %v: the guard did not trigger", remember)
+		}
+		p := e.Preference()
+		switch {
+		case !remember && p != (reconnect.Preference{}):
+			t.Errorf("without RememberTransport the guard wrote %+v, want none", p)
+		case remember && (p.Transport != reconnect.HTTP || p.Reason != reconnect.PreferenceWebSocketUnstable):
+			t.Errorf("with RememberTransport the preference is %+v, want HTTP websocket-unstable", p)
+		}
+	}
 }
 
 func TestFlapGuardTriggersOnTheKthDropWithinTheWindowInclusive(t *testing.T) {

@@ -160,7 +160,7 @@ var tableRows = []Row{
 	row("ALL-CONNECTING-connect-1", "requests", allP, "connecting|connected", "connect",
 		"ignored", "RTN11e", pins("bad-events-are-ignored", "connect-now-from-disconnected-and-suspended")),
 	row("ALL-CLOSING-connect-1", "requests", allP, "closing", "connect",
-		"a new connection with new transports (RTN11b): every transport disposed (the closing connection's active transport, or the transports in flight of an attempt a close interrupted) and every timer cancelled (close included), so that the old connection's CLOSED, or any late event of its transports, changes nothing; then as from CLOSED (ALL-INITIALIZED-connect-1): a fresh connection, mode clean, the state-TTL timer last",
+		"a new connection with new transports (RTN11b): every transport disposed (the closing connection's active transport, or the transports in flight of an attempt a close interrupted) and every timer cancelled (close included), so that the old connection's CLOSED, or any late event of its transports, changes nothing; then as from CLOSED (ALL-INITIALIZED-connect-1): a fresh connection, mode clean, the state-TTL timer last; what the closing connection's server said is forgotten with it (its connectionStateTtl no longer holds: the configured one times this connection, as after a connect from CLOSED)",
 		"RTN11b", pins("tour-life-websocket-first", "tour-life-http-first", "tour-life-websocket-check"),
 		any_, "state closing connecting connect-requested", any_, ttlTimer),
 	row("ALL-CONNECTED-close-1", "requests", allP, "connected", "close",
