@@ -69,44 +69,9 @@ var independentFiles = []struct {
 // TestIndependentMutantsAreEachCaughtByTwoCases fails until its mark and
 // its name here go.
 var pendingEscapes = []string{
-	// engine/testdata/scenarios/18-escapes.txt catches each of the wrong
-	// engines of independent-engine-2.json that was one twice; those of
-	// independent-engine-3.json:
-	"d3-details-ttl-ignored",
-	"d3-every-activation-forgets-server-ttl",
-	"d3-details-outside-connected",
-	"d3-upgrade-update-drops-its-error",
-	"d3-upgrade-ttl-ignored",
-	"d3-ttl-only-from-the-first-connected",
-	"d3-details-on-pending-activates",
-	"d3-failed-resume-forgets-server-ttl",
-	"d3-activity-of-any-transport",
-	"d3-token-error-on-upgrade-websocket-drops",
-	"d3-token-error-on-the-active-transport-while-closing",
-	"d3-token-error-disposes-only-the-failing-transport",
-	"d3-unrenewable-token-disposes-the-failing-first",
-	"d3-renewable-token-drop-disposes-the-failing-first",
-	"d3-update-error-kind-only",
-	"d3-details-update-keeps-the-connected-error",
-	"d3-upgrade-update-keeps-the-connected-error",
-	"d3-close-forgets-the-owed-renewal",
-	"d3-fatal-forgets-the-owed-renewal",
-	"d3-network-up-forgets-the-owed-renewal",
-	"d3-network-down-asks-the-renewal-again",
-	"d3-one-renewal-per-connection",
-	"d3-stale-renewal-answer-acted-on",
-	"d3-wc-pending-5xx-reconnects-without-fallback-hosts",
-	"d3-wc-pending-5xx-without-fallback-is-dropped",
-	"d3-wc-pending-any-5xx-redirects",
-	"d3-wc-pending-5xx-keeps-the-preference",
-	"d3-wc-opening-5xx-ends-the-attempt",
-	"d3-wc-pending-5xx-needs-a-host-left",
-	"d3-wc-pending-loss-without-fallback-is-a-walk-loss",
-	"d3-rate-limited-drop-restarts-the-clock",
-	"d3-fresh-connect-forgets-the-rate-limit",
-	"d3-window-wait-does-not-start-the-rate-limit",
-	"d3-5xx-drop-forgets-preference-without-fallback-hosts",
-	"d3-5xx-drop-keeps-the-preference",
+	// none: engine/testdata/scenarios/18-escapes.txt catches each of the
+	// wrong engines of independent-engine-2.json that was one twice, and
+	// 26-escapes-3.txt each of those of independent-engine-3.json.
 }
 
 // independentAreas are the areas the file must cover, each with at least
