@@ -53,6 +53,12 @@ var independentFiles = []struct {
 	{"../../conformance/wrong/independent-engine.json", "../../conformance/js/engine.mjs", true},
 	// A second set of wrong engines, written from docs/engine.md alone.
 	{"../../conformance/wrong/independent-engine-2.json", "../../conformance/js/engine.mjs", true},
+	// A third set, written from docs/engine.md alone in the areas the first
+	// two reached least: the server's details outside the first CONNECTED,
+	// token errors and activity on transports that are not active, renewals
+	// owed across attempts, websocket-check's 5xx before CONNECTED, the rate
+	// limit.
+	{"../../conformance/wrong/independent-engine-3.json", "../../conformance/js/engine.mjs", true},
 }
 
 // pendingEscapes names every wrong adapter or engine marked as an escape in
@@ -64,7 +70,8 @@ var independentFiles = []struct {
 // its name here go.
 var pendingEscapes = []string{
 	// none: engine/testdata/scenarios/18-escapes.txt catches each of the
-	// wrong engines of independent-engine-2.json that was one twice.
+	// wrong engines of independent-engine-2.json that was one twice, and
+	// 26-escapes-3.txt each of those of independent-engine-3.json.
 }
 
 // independentAreas are the areas the file must cover, each with at least

@@ -228,6 +228,10 @@ var tableRows = []Row{
 		"websocket-check: a transport that opens ends its own connect timer and the slow and give-up timers (those still running), then the setTransportPending rules as above",
 		"ably-js 2.28.0", pins("websocket-check-timers-end-when-the-websocket-opens", "websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host"),
 		cancelConn, "cancel websocket-slow", "cancel websocket-give-up"),
+	row("WC-CONNECTING-viable-http-2", "transports", wcP, "connecting", "viable T<n>",
+		"websocket-check: HTTP turns viable with neither the slow nor the give-up timer running (after the give-up point or a failed websocket check, on a remembered HTTP, without websockets): its connect timer cancelled, nothing else (WC-CONNECTING-viable-1 with no watch timer left to cancel)",
+		"ably-js 2.28.0", nil,
+		cancelConn),
 
 	// ---- Transports connecting (activation) ----
 	row("ALL-CONNECTING-connected-1", "transports", allP, "connecting", "connected T<n>",
@@ -322,7 +326,7 @@ var tableRows = []Row{
 	row("ALL-CONNECTED-drop-rate-limited-2", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"the active transport drops within 1 s of the last immediate reconnect: DISCONNECTED with an RTB1 retry (one draw), then the state-TTL timer",
 		"RTN15a, RTB1; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
-		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
+		any_, disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
 	row("ALL-CONNECTED-drop-503-3", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"the drop is DISCONNECTED 500–504 and a fallback host exists (RTN17f1): the remembered transport is forgotten and the reconnect starts with the connectivity check, then a fallback host",
 		"RTN17f1", pins("server-disconnected-503-while-connected-goes-to-a-fallback-host", "drop-with-504-goes-to-a-fallback-host"),
