@@ -7,6 +7,7 @@ mod events;
 mod generate;
 mod hosts;
 mod json;
+mod ownhosts;
 mod preference;
 mod transport;
 
@@ -116,7 +117,12 @@ fn hosts_area(function: &str, input: &Value) -> Answer {
                     Some(Value::Bool(true))
                 ),
             };
-            match hosts::resolve_hosts_legacy(
+            let resolve = if matches!(input.get("ably"), Some(Value::Bool(false))) {
+                ownhosts::resolve_own_hosts
+            } else {
+                hosts::resolve_hosts_legacy
+            };
+            match resolve(
                 &input.str_of("endpoint"),
                 &input.str_of("environment"),
                 &legacy,
