@@ -8,13 +8,23 @@ import (
 )
 
 // ResolveHosts derives the primary and fallback hosts from the endpoint
-// options. Without Ably, the options name the hosts and nothing else:
+// options. Without Ably, the options name the hosts as the SDK names them,
+// and nothing else:
 //
-//	Endpoint            FallbackHosts          primary          fallbacks
-//	"rt.example.com"    nil or empty           rt.example.com   none
-//	"rt.example.com"    ["rt-b.example.com"]   rt.example.com   rt-b.example.com
-//	""                  anything               an error: Endpoint is required
-//	"sandbox"           anything               an error: a routing policy id needs Ably
+//	Endpoint               FallbackHosts             primary               fallbacks
+//	"rt.example.com"       nil or empty              rt.example.com        none
+//	"rt.example.com"       ["rt-b.example.com"]      rt.example.com        rt-b.example.com
+//	"realtime"             ["realtime-b"]            realtime              realtime-b
+//	"rt.example.com:8443"  ["[::1]:8080"]            rt.example.com:8443   [::1]:8080
+//	""                     anything                  an error: Endpoint is required
+//	"nonprod:acme"         anything                  an error: a routing policy needs Ably
+//
+// There a host (Endpoint or a fallback host) may be one label (a
+// docker-compose or Kubernetes service name) and may carry a port, 1 to
+// 65535 without leading zeros, after ':' ("realtime:8080"), an IPv6
+// address then in brackets ("[::1]:8080"; "::1:8080" is an IPv6
+// address). The host is returned as given, port included, lowered: what
+// the engine's open action and the runner's OpenRequest.Host carry.
 //
 // With Ably set, Ably's endpoint rules apply (REC1, REC2), the preset for
 // Ably's service:
@@ -44,9 +54,12 @@ import (
 // Invalid options return a *FieldError naming the option, quoting the
 // value and saying what is expected:
 //
-//   - without Ably: an empty Endpoint, a word without a dot that is not
-//     "localhost" or an IPv6 address (a routing policy id), an Endpoint
-//     starting "nonprod:", or an Environment;
+//   - without Ably: an empty Endpoint, an Endpoint starting "nonprod:"
+//     that is not a host and a port, or an Environment;
+//   - without Ably: a port that is not 1 to 65535 written without
+//     leading zeros ("rt.example.com:0", "rt.example.com:08443"),
+//     brackets around anything but an IPv6 address ("[10.0.0.7]:80") or
+//     without a port ("[::1]");
 //   - with Ably, options that the spec says are invalid as a set, naming
 //     the deprecated option: Endpoint with Environment, RestHost,
 //     RealtimeHost or FallbackHostsUseDefault (REC1b1, checked in that
@@ -59,11 +72,12 @@ import (
 //     policy id that is not a DNS label: empty, over 63 bytes, a byte
 //     other than ASCII letters, digits, '-' and '_', or '-' first or last
 //     ("-", "-acme-");
-//   - a URL, a scheme, a port, a path, brackets or an IPv6 zone around a
-//     host ("https://rt.example.com", "example.com:8080",
-//     "localhost:8080", "[::1]", "rt.example.com/path"): the message says
-//     to give the host name only, and names it when it can
-//     ("rt.example.com");
+//   - a URL, a scheme, a path, brackets or an IPv6 zone around a host,
+//     and with Ably a port ("https://rt.example.com", "[::1]",
+//     "rt.example.com/path"; with Ably "example.com:8080",
+//     "localhost:8080"): the message says to give the host name only (or,
+//     without Ably, the host and port only), and names it when it can
+//     ("rt.example.com", "rt.example.com:443");
 //   - a host name (Endpoint, RestHost, RealtimeHost or a fallback host)
 //     that is empty, over 253 bytes, has an empty label (".", "..",
 //     "a..b", ".example.com", "example.com."), a label over 63 bytes or
@@ -74,7 +88,8 @@ import (
 //     internationalised names are given as A-labels ("xn--…");
 //   - a name whose last label is all digits but that is not an IPv4
 //     address ("1.2.3.256");
-//   - a ':' anywhere except in an IPv6 address (without brackets or zone);
+//   - a ':' anywhere except in an IPv6 address (without brackets or zone)
+//     or, without Ably, before a port;
 //   - a fallback host listed twice, in any case (a fallback host equal
 //     to the primary host is accepted).
 func ResolveHosts(o EndpointOptions) (Hosts, error) {

@@ -8,7 +8,11 @@ import (
 )
 
 // OpenRequest says which transport to open: a transport of kind Kind to
-// Host, in Mode. ID names it in the engine's actions and in logs; IDs are
+// Host, in Mode. Host is a host of Config.Endpoint as configured (lowered):
+// outside Ably's preset it may be one label or carry a port
+// ("realtime", "rt.example.com:8443", "[::1]:8080"; see
+// reconnect.ResolveHosts), so a Dialer that builds a URL adds its default
+// port only when Host has none (net.SplitHostPort). ID names it in the engine's actions and in logs; IDs are
 // 1, 2, 3, … in the order the runner opens transports.
 type OpenRequest struct {
 	ID   engine.TransportID

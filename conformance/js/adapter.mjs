@@ -215,12 +215,10 @@ function resolveOwnHosts({ endpoint = "", environment = "", restHost = "", realt
   return { primary, fallbacks };
 }
 
-// resolveHosts: Ably's rules (REC1, REC2) unless ably is false.
-export function resolveHosts(opts) {
-  return opts.ably === false ? resolveOwnHosts(opts) : resolveAblyHosts(opts);
-}
-
-function resolveAblyHosts({ endpoint = "", environment = "", restHost = "", realtimeHost = "", fallbackHostsUseDefault = false, fallbackHosts }) {
+// resolveHosts: Ably's rules (REC1, REC2), or the service's own hosts
+// when ably is false.
+export function resolveHosts({ endpoint = "", environment = "", restHost = "", realtimeHost = "", fallbackHostsUseDefault = false, fallbackHosts }) {
+  if (arguments[0].ably === false) return resolveOwnHosts(arguments[0]);
   let hosts;
   const ep = asciiLower(endpoint);
   invalidAsASet(endpoint, environment, restHost, realtimeHost, fallbackHostsUseDefault, fallbackHosts);
