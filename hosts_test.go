@@ -169,6 +169,11 @@ func FuzzResolveHosts(f *testing.F) {
 	f.Add("", "sandbox", "", false, true, "", "rt.example.com", false)
 	f.Add("", "", "localhost", true, true, "LOCALHOST", "", false)
 	f.Add("localhost", "", "localhost", true, false, "", "", false)
+	f.Add("realtime:8080", "", "[::1]:9000,realtime-b,RT:8080", true, false, "", "", false)
+	f.Add("nonprod:8443", "", "[10.0.0.7]:80", true, false, "", "", false)
+	f.Add("rt.example.com:08443", "", "rt:0", true, false, "", "", false)
+	f.Add("[fe80::1%25eth0]:80", "", "", false, false, "", "", false)
+	f.Add("realtime:8443", "", "", false, true, "", "", false)
 	f.Fuzz(func(t *testing.T, endpoint, environment, fallback string, setFallbacks, ably bool, restHost, realtimeHost string, useDefault bool) {
 		o := EndpointOptions{Endpoint: endpoint, Environment: environment, Ably: ably, RestHost: restHost, RealtimeHost: realtimeHost, FallbackHostsUseDefault: useDefault}
 		if setFallbacks {
