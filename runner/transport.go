@@ -49,7 +49,7 @@ type Dialer interface {
 	// connect timeout ran out, or the runner stopped), it calls Close on
 	// whatever Open returns, as soon as it returns. Runner.Done waits for
 	// an Open still running when the runner stops, at most
-	// realtimeRequestTimeout.
+	// Config.Timeouts.Connect (realtimeRequestTimeout unless set).
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
@@ -68,8 +68,9 @@ type Transport interface {
 	// server's CLOSED arrives or the connection ends, reports Closed. The
 	// runner calls it once, on the active transport, when the connection
 	// enters CLOSING. A transport with nothing to send (a server that
-	// closes by itself) may do nothing: realtimeRequestTimeout later the
-	// runner closes the transport anyway.
+	// closes by itself) may do nothing: Config.Timeouts.Closing
+	// (realtimeRequestTimeout unless set) later the runner closes the
+	// transport anyway.
 	RequestClose()
 	// Close closes the transport at once and releases everything it holds
 	// (sockets, requests, goroutines). The runner calls it exactly once,
