@@ -309,6 +309,11 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    cfg.connect_timeout_ms = c.num_of("connectTimeoutMs");
+    cfg.idle_slack_ms = c.num_of("idleSlackMs");
+    cfg.closing_timeout_ms = c.num_of("closingTimeoutMs");
+    cfg.renewal_timeout_ms = c.num_of("renewalTimeoutMs");
+    cfg.idle_limit_ms = c.num_of("idleLimitMs");
     Ok(cfg)
 }
 
