@@ -25,9 +25,9 @@ type noter struct {
 	// renewalTimeout (0: realtimeRequestTimeout), limitMs its client-side
 	// idleLimit (0: none).
 	slackMs, renewalMs, limitMs int64
-	active   string // the active transport, "T3", or ""
-	idleMs   int64  // maxIdleInterval of the active transport's last CONNECTED
-	lastAct  int64  // the time of the last activity recorded (or of the activation), in ms
+	active                      string // the active transport, "T3", or ""
+	idleMs                      int64  // maxIdleInterval of the active transport's last CONNECTED
+	lastAct                     int64  // the time of the last activity recorded (or of the activation), in ms
 }
 
 // slack returns the idle slack, in ms, and its name in the notes.
