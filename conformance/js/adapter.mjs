@@ -205,11 +205,11 @@ function resolveOwnHosts({ endpoint = "", environment = "", restHost = "", realt
   if (!endpoint) throw new OptionError("endpoint", "endpoint is required");
   if (asciiLower(endpoint).startsWith("nonprod:") && !/^[^:]+:[0-9]+$/.test(endpoint)) throw new OptionError("endpoint", "a routing policy needs Ably's preset");
   const primary = checkOwnHost("endpoint", endpoint);
-  const seen = new Set();
+  const listed = new Set(); // lowered: a host listed twice in any case is refused
   const fallbacks = (fallbackHosts ?? []).map((h, i) => {
     const host = checkOwnHost(`fallbackHosts[${i}]`, h);
-    if (seen.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice`);
-    seen.add(host);
+    if (listed.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice`);
+    listed.add(host);
     return host;
   });
   return { primary, fallbacks };
