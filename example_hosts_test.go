@@ -16,6 +16,14 @@ func ExampleResolveHosts() {
 	})
 	fmt.Println(h.Primary, h.Fallbacks)
 
+	// A name as the SDK gives it: one label (a docker-compose or
+	// Kubernetes service), a port, an IPv6 address in brackets with one.
+	h, _ = reconnect.ResolveHosts(reconnect.EndpointOptions{
+		Endpoint:      "realtime:8443",
+		FallbackHosts: []string{"realtime-b", "[::1]:8080"},
+	})
+	fmt.Println(h.Primary, h.Fallbacks)
+
 	// Forgetting the endpoint, or giving a URL, is an error, never a
 	// default host.
 	_, err := reconnect.ResolveHosts(reconnect.EndpointOptions{FallbackHosts: []string{"rt-b.example.com"}})
@@ -24,8 +32,9 @@ func ExampleResolveHosts() {
 	fmt.Println(err)
 	// Output:
 	// rt.example.com [rt-b.example.com]
+	// realtime:8443 [realtime-b [::1]:8080]
 	// reconnect: EndpointOptions.Endpoint = "": is required: give your service's primary host name, such as "rt.example.com" (Ably's hosts need EndpointOptions.Ably)
-	// reconnect: EndpointOptions.Endpoint = "wss://rt.example.com:443/realtime": is a URL: give the host name only, "rt.example.com"
+	// reconnect: EndpointOptions.Endpoint = "wss://rt.example.com:443/realtime": is a URL: give the host and port only, "rt.example.com:443"
 }
 
 // Ably's endpoint rules (REC1, REC2) are a preset: EndpointOptions.Ably.

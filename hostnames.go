@@ -8,13 +8,23 @@ import (
 )
 
 // ResolveHosts derives the primary and fallback hosts from the endpoint
-// options. Without Ably, the options name the hosts and nothing else:
+// options. Without Ably, the options name the hosts as the SDK names them,
+// and nothing else:
 //
-//	Endpoint            FallbackHosts          primary          fallbacks
-//	"rt.example.com"    nil or empty           rt.example.com   none
-//	"rt.example.com"    ["rt-b.example.com"]   rt.example.com   rt-b.example.com
-//	""                  anything               an error: Endpoint is required
-//	"sandbox"           anything               an error: a routing policy id needs Ably
+//	Endpoint               FallbackHosts             primary               fallbacks
+//	"rt.example.com"       nil or empty              rt.example.com        none
+//	"rt.example.com"       ["rt-b.example.com"]      rt.example.com        rt-b.example.com
+//	"realtime"             ["realtime-b"]            realtime              realtime-b
+//	"rt.example.com:8443"  ["[::1]:8080"]            rt.example.com:8443   [::1]:8080
+//	""                     anything                  an error: Endpoint is required
+//	"nonprod:acme"         anything                  an error: a routing policy needs Ably
+//
+// There a host (Endpoint or a fallback host) may be one label (a
+// docker-compose or Kubernetes service name) and may carry a port, 1 to
+// 65535 without leading zeros, after ':' ("realtime:8080"), an IPv6
+// address then in brackets ("[::1]:8080"; "::1:8080" is an IPv6
+// address). The host is returned as given, port included, lowered: what
+// the engine's open action and the runner's OpenRequest.Host carry.
 //
 // With Ably set, Ably's endpoint rules apply (REC1, REC2), the preset for
 // Ably's service:
@@ -44,9 +54,12 @@ import (
 // Invalid options return a *FieldError naming the option, quoting the
 // value and saying what is expected:
 //
-//   - without Ably: an empty Endpoint, a word without a dot that is not
-//     "localhost" or an IPv6 address (a routing policy id), an Endpoint
-//     starting "nonprod:", or an Environment;
+//   - without Ably: an empty Endpoint, an Endpoint starting "nonprod:"
+//     that is not a host and a port, or an Environment;
+//   - without Ably: a port that is not 1 to 65535 written without
+//     leading zeros ("rt.example.com:0", "rt.example.com:08443"),
+//     brackets around anything but an IPv6 address ("[10.0.0.7]:80") or
+//     without a port ("[::1]");
 //   - with Ably, options that the spec says are invalid as a set, naming
 //     the deprecated option: Endpoint with Environment, RestHost,
 //     RealtimeHost or FallbackHostsUseDefault (REC1b1, checked in that
@@ -59,11 +72,12 @@ import (
 //     policy id that is not a DNS label: empty, over 63 bytes, a byte
 //     other than ASCII letters, digits, '-' and '_', or '-' first or last
 //     ("-", "-acme-");
-//   - a URL, a scheme, a port, a path, brackets or an IPv6 zone around a
-//     host ("https://rt.example.com", "example.com:8080",
-//     "localhost:8080", "[::1]", "rt.example.com/path"): the message says
-//     to give the host name only, and names it when it can
-//     ("rt.example.com");
+//   - a URL, a scheme, a path, brackets or an IPv6 zone around a host,
+//     and with Ably a port ("https://rt.example.com", "[::1]",
+//     "rt.example.com/path"; with Ably "example.com:8080",
+//     "localhost:8080"): the message says to give the host name only (or,
+//     without Ably, the host and port only), and names it when it can
+//     ("rt.example.com", "rt.example.com:443");
 //   - a host name (Endpoint, RestHost, RealtimeHost or a fallback host)
 //     that is empty, over 253 bytes, has an empty label (".", "..",
 //     "a..b", ".example.com", "example.com."), a label over 63 bytes or
@@ -74,7 +88,8 @@ import (
 //     internationalised names are given as A-labels ("xn--…");
 //   - a name whose last label is all digits but that is not an IPv4
 //     address ("1.2.3.256");
-//   - a ':' anywhere except in an IPv6 address (without brackets or zone);
+//   - a ':' anywhere except in an IPv6 address (without brackets or zone)
+//     or, without Ably, before a port;
 //   - a fallback host listed twice, in any case (a fallback host equal
 //     to the primary host is accepted).
 func ResolveHosts(o EndpointOptions) (Hosts, error) {
@@ -95,7 +110,7 @@ func ResolveHosts(o EndpointOptions) (Hosts, error) {
 	h.Fallbacks = make([]string, 0, len(o.FallbackHosts))
 	for i, fh := range o.FallbackHosts {
 		field := "EndpointOptions.FallbackHosts[" + strconv.Itoa(i) + "]"
-		host, err := checkHost(field, fh)
+		host, err := checkHost(field, fh, !o.Ably)
 		if err != nil {
 			return Hosts{}, err
 		}
@@ -135,15 +150,12 @@ func ownHosts(o EndpointOptions) (Hosts, error) {
 		return Hosts{}, &FieldError{Field: optUseDefault, Value: "true", Problem: "is Ably's deprecated option and needs EndpointOptions.Ably: list your fallback hosts in FallbackHosts"}
 	case o.Endpoint == "":
 		return fail(optEndpoint, o.Endpoint, `is required: give your service's primary host name, such as "rt.example.com" `+orAbly)
-	case strings.HasPrefix(asciiLower(o.Endpoint), nonprodPrefix):
+	case strings.HasPrefix(asciiLower(o.Endpoint), nonprodPrefix) && !hasPort(o.Endpoint):
 		return fail(optEndpoint, o.Endpoint, `names an Ably routing policy, which needs EndpointOptions.Ably: otherwise give the host name only, such as "rt.example.com"`)
 	}
-	host, err := checkHost(optEndpoint, o.Endpoint)
+	host, err := checkHost(optEndpoint, o.Endpoint, true)
 	if err != nil {
 		return Hosts{}, err
-	}
-	if !strings.ContainsAny(host, ".:") && host != "localhost" {
-		return fail(optEndpoint, o.Endpoint, `is a word without a dot: give a host name, such as "rt.example.com", an IP address or "localhost" (a routing policy id such as "sandbox" needs EndpointOptions.Ably)`)
 	}
 	return Hosts{Primary: host, Fallbacks: []string{}}, nil
 }
@@ -175,7 +187,7 @@ func ablyHosts(o EndpointOptions) (Hosts, error) {
 		}
 		return policyHosts(id, nonprodPrimary, nonprodFallbacks), nil
 	case isExplicitHost(endpoint) || strings.ContainsAny(endpoint, ":/?#[]"):
-		host, err := checkHost(optEndpoint, o.Endpoint)
+		host, err := checkHost(optEndpoint, o.Endpoint, false)
 		if err != nil {
 			return Hosts{}, err
 		}
@@ -242,15 +254,37 @@ func badByte(s, also string, offset int) string {
 }
 
 // checkHost validates a host name or IPv6 address, as ResolveHosts
-// documents, and returns it in lower case.
-func checkHost(field, host string) (string, error) {
+// documents, and returns it in lower case. With ports (the options
+// without Ably) the host may be followed by ":port", an IPv6 address in
+// brackets ("[::1]:8080"), and the whole is returned, lowered.
+func checkHost(field, host string, ports bool) (string, error) {
 	fail := func(problem string) (string, error) {
 		return "", &FieldError{Field: field, Value: strconv.Quote(host), Problem: problem}
 	}
 	if host == "" {
 		return fail(`is empty: give a host name, such as "rt.example.com"`)
 	}
-	if p := notHostOnly(host); p != "" {
+	if name, port, bracketed, ok := cutPort(host); ports && ok {
+		if !validPort(port) {
+			return fail("has the port " + strconv.Quote(port) + ": a port is a number from 1 to 65535, written without leading zeros")
+		}
+		if bracketed {
+			if i := strings.IndexByte(name, '%'); i >= 0 && isIPv6(name[:i]) {
+				return fail("holds an IPv6 zone: give the host and port only, " + strconv.Quote("["+name[:i]+"]:"+port))
+			}
+			if !isIPv6(name) {
+				return fail("holds brackets around " + strconv.Quote(name) + ", which is not an IPv6 address: brackets go around an IPv6 address only, as in \"[::1]:8080\"")
+			}
+			return asciiLower(host), nil
+		}
+		if _, err := checkHost(field, name, false); err != nil {
+			fe := err.(*FieldError)
+			fe.Value = strconv.Quote(host)
+			return "", fe
+		}
+		return asciiLower(host), nil
+	}
+	if p := notHostOnly(host, ports); p != "" {
 		return fail(p)
 	}
 	if len(host) > maxHostLen {
@@ -287,11 +321,50 @@ func checkHost(field, host string) (string, error) {
 	return asciiLower(host), nil
 }
 
+// cutPort splits "host:port" (one ':', a host before it, only digits
+// after it) and "[address]:port" (brackets, then ':' and only digits),
+// saying whether s has one of those forms; the port may still be out of
+// range (validPort). Anything else, a ':' inside an IPv6 address
+// included, has no port.
+func cutPort(s string) (host, port string, bracketed, ok bool) {
+	if strings.HasPrefix(s, "[") {
+		end := strings.IndexByte(s, ']')
+		if end < 0 || end+2 >= len(s) || s[end+1] != ':' || !allDigits(s[end+2:]) {
+			return "", "", false, false
+		}
+		return s[1:end], s[end+2:], true, true
+	}
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || i == len(s)-1 || strings.Count(s, ":") != 1 || !allDigits(s[i+1:]) || strings.ContainsAny(s, "/?#[]") {
+		return "", "", false, false
+	}
+	return s[:i], s[i+1:], false, true
+}
+
+// hasPort reports whether s is a host and a port as cutPort reads them
+// ("nonprod:8443" is the host "nonprod" and the port 8443).
+func hasPort(s string) bool {
+	_, _, _, ok := cutPort(s)
+	return ok
+}
+
+// validPort reports whether port (all digits) is a port number from 1 to
+// 65535 written without leading zeros, the one spelling of each port, so
+// that two spellings of one endpoint never pass as two hosts.
+func validPort(port string) bool {
+	if port == "" || port[0] == '0' || len(port) > 5 {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n <= 65535
+}
+
 // notHostOnly says why host holds more than a host name — a scheme, a
-// port, a path, brackets, an IPv6 zone, or a ':' outside an IPv6 address
-// — in a message that says to give the host name only (naming it when it
-// can), or returns "" for anything else.
-func notHostOnly(host string) string {
+// port (unless ports), a path, brackets, an IPv6 zone, or a ':' outside an
+// IPv6 address — in a message that says to give the host name only (or
+// the host and its port, with ports), naming it when it can, or returns
+// "" for anything else.
+func notHostOnly(host string, ports bool) string {
 	if !strings.ContainsAny(host, ":/?#[]") || isIPv6(host) {
 		return ""
 	}
@@ -310,16 +383,22 @@ func notHostOnly(host string) string {
 	default:
 		what = "holds ':' but is not an IPv6 address"
 	}
-	if hint := hostHint(host); hint != "" {
+	switch hint := hostHint(host, ports); {
+	case hint != "" && hint != hostHint(host, false):
+		return what + ": give the host and port only, " + strconv.Quote(hint)
+	case hint != "":
 		return what + ": give the host name only, " + strconv.Quote(hint)
+	case ports:
+		return what + `: give the host name only, or the host and a port ("rt.example.com:8443"), without a scheme or a path`
 	}
 	return what + ": give the host name only, without a scheme, a port or a path"
 }
 
 // hostHint returns the host name inside a URL or an address with a port
 // ("wss://RT.example.com:443/x" holds "RT.example.com", "[::1]:80" holds
-// "::1"), when that is a valid host name, or "".
-func hostHint(s string) string {
+// "::1"), when that is a valid host name, or "". With ports, the port
+// stays ("RT.example.com:443", "[::1]:80") when there is one.
+func hostHint(s string, ports bool) string {
 	h := s
 	if i := strings.Index(h, "://"); i >= 0 {
 		h = h[i+3:]
@@ -330,14 +409,18 @@ func hostHint(s string) string {
 	if i := strings.LastIndexByte(h, '@'); i >= 0 {
 		h = h[i+1:]
 	}
+	port := ""
 	if strings.HasPrefix(h, "[") {
 		end := strings.IndexByte(h, ']')
 		if end < 0 {
 			return ""
 		}
+		if rest := h[end+1:]; strings.HasPrefix(rest, ":") && allDigits(rest[1:]) {
+			port = rest
+		}
 		h = h[1:end]
 	} else if i := strings.LastIndexByte(h, ':'); i >= 0 && strings.Count(h, ":") == 1 && allDigits(h[i+1:]) {
-		h = h[:i]
+		h, port = h[:i], h[i:]
 	}
 	if i := strings.IndexByte(h, '%'); i >= 0 && isIPv6(h[:i]) {
 		h = h[:i]
@@ -345,8 +428,14 @@ func hostHint(s string) string {
 	if h == s || h == "" { // nothing to take off: no hint (and no endless recursion)
 		return ""
 	}
-	if _, err := checkHost("", h); err != nil {
+	if _, err := checkHost("", h, false); err != nil {
 		return ""
+	}
+	if ports && port != "" && validPort(port[1:]) {
+		if strings.Contains(h, ":") {
+			return "[" + h + "]" + port
+		}
+		return h + port
 	}
 	return h
 }

@@ -2,6 +2,7 @@ package reconnect
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,8 +42,7 @@ func TestResolveHostsMessages(t *testing.T) {
 		// Without Ably: the options name the hosts, and nothing else.
 		{EndpointOptions{}, `EndpointOptions.Endpoint = "": is required: give your service's primary host name, such as "rt.example.com" (Ably's hosts need EndpointOptions.Ably)`},
 		{EndpointOptions{FallbackHosts: []string{"fb.example.com"}}, `EndpointOptions.Endpoint = "": is required`},
-		{EndpointOptions{Endpoint: "sandbox"}, `EndpointOptions.Endpoint = "sandbox": is a word without a dot: give a host name, such as "rt.example.com", an IP address or "localhost" (a routing policy id such as "sandbox" needs EndpointOptions.Ably)`},
-		{EndpointOptions{Endpoint: "myservice"}, `EndpointOptions.Endpoint = "myservice": is a word without a dot`},
+		{EndpointOptions{Endpoint: "8080"}, `EndpointOptions.Endpoint = "8080": ends in an all-digit label but is not an IPv4 address`},
 		{EndpointOptions{Endpoint: "nonprod:sandbox"}, `EndpointOptions.Endpoint = "nonprod:sandbox": names an Ably routing policy, which needs EndpointOptions.Ably: otherwise give the host name only, such as "rt.example.com"`},
 		{EndpointOptions{Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option and needs EndpointOptions.Ably: give your primary host name in Endpoint`},
 		{EndpointOptions{Endpoint: "rt.example.com", Environment: "acme"}, `EndpointOptions.Environment = "acme": is Ably's deprecated option`},
@@ -51,22 +51,33 @@ func TestResolveHostsMessages(t *testing.T) {
 		{EndpointOptions{Endpoint: "rt.example.com", FallbackHostsUseDefault: true}, `EndpointOptions.FallbackHostsUseDefault = true: is Ably's deprecated option and needs EndpointOptions.Ably: list your fallback hosts in FallbackHosts`},
 		// More than a host: a URL, a scheme, a port, a path, brackets, a zone.
 		{EndpointOptions{Endpoint: "https://rt.example.com"}, `EndpointOptions.Endpoint = "https://rt.example.com": is a URL: give the host name only, "rt.example.com"`},
-		{EndpointOptions{Endpoint: "wss://RT.example.com:8443/realtime?v=3"}, `is a URL: give the host name only, "RT.example.com"`},
+		{EndpointOptions{Endpoint: "wss://RT.example.com:8443/realtime?v=3"}, `is a URL: give the host and port only, "RT.example.com:8443"`},
+		{EndpointOptions{Ably: true, Endpoint: "wss://RT.example.com:8443/realtime?v=3"}, `is a URL: give the host name only, "RT.example.com"`},
 		{EndpointOptions{Endpoint: "https://user@rt.example.com/"}, `is a URL: give the host name only, "rt.example.com"`},
-		{EndpointOptions{Endpoint: "https://[::1]:443/"}, `is a URL: give the host name only, "::1"`},
-		{EndpointOptions{Endpoint: "https://"}, `EndpointOptions.Endpoint = "https://": is a URL: give the host name only, without a scheme, a port or a path`},
+		{EndpointOptions{Endpoint: "https://[::1]:443/"}, `is a URL: give the host and port only, "[::1]:443"`},
+		{EndpointOptions{Ably: true, Endpoint: "https://[::1]:443/"}, `is a URL: give the host name only, "::1"`},
+		{EndpointOptions{Endpoint: "https://[::1]:0/"}, `is a URL: give the host name only, "::1"`},
+		{EndpointOptions{Endpoint: "https://"}, `EndpointOptions.Endpoint = "https://": is a URL: give the host name only, or the host and a port ("rt.example.com:8443"), without a scheme or a path`},
+		{EndpointOptions{Ably: true, Endpoint: "https://"}, `EndpointOptions.Endpoint = "https://": is a URL: give the host name only, without a scheme, a port or a path`},
 		{EndpointOptions{Endpoint: "rt.example.com/path"}, `EndpointOptions.Endpoint = "rt.example.com/path": holds a path: give the host name only, "rt.example.com"`},
-		{EndpointOptions{Endpoint: "example.com:8080"}, `EndpointOptions.Endpoint = "example.com:8080": holds a port: give the host name only, "example.com"`},
-		{EndpointOptions{Endpoint: "localhost:8080"}, `EndpointOptions.Endpoint = "localhost:8080": holds a port: give the host name only, "localhost"`},
-		{EndpointOptions{Endpoint: "[::1]:8080"}, `EndpointOptions.Endpoint = "[::1]:8080": holds brackets: give the host name only, "::1"`},
+		{EndpointOptions{Ably: true, Endpoint: "example.com:8080"}, `EndpointOptions.Endpoint = "example.com:8080": holds a port: give the host name only, "example.com"`},
+		{EndpointOptions{Ably: true, Endpoint: "[::1]:8080"}, `EndpointOptions.Endpoint = "[::1]:8080": holds brackets: give the host name only, "::1"`},
+		// Without Ably, a host may carry a port, 1 to 65535.
+		{EndpointOptions{Endpoint: "example.com:0"}, `EndpointOptions.Endpoint = "example.com:0": has the port "0": a port is a number from 1 to 65535, written without leading zeros`},
+		{EndpointOptions{Endpoint: "example.com:08080"}, `has the port "08080": a port is a number from 1 to 65535, written without leading zeros`},
+		{EndpointOptions{Endpoint: "example.com:65536"}, `has the port "65536"`},
+		{EndpointOptions{Endpoint: "rt example.com:80"}, `EndpointOptions.Endpoint = "rt example.com:80": holds ' ' at byte 2` + chars},
+		{EndpointOptions{Endpoint: "[10.0.0.7]:80"}, `EndpointOptions.Endpoint = "[10.0.0.7]:80": holds brackets around "10.0.0.7", which is not an IPv6 address: brackets go around an IPv6 address only, as in "[::1]:8080"`},
+		{EndpointOptions{Endpoint: "rt.example.com:80:80"}, `holds ':' but is not an IPv6 address: give the host name only, or the host and a port ("rt.example.com:8443"), without a scheme or a path`},
 		{EndpointOptions{Endpoint: "[::1]"}, `holds brackets: give the host name only, "::1"`},
 		{EndpointOptions{Endpoint: "fe80::1%eth0"}, `EndpointOptions.Endpoint = "fe80::1%eth0": holds an IPv6 zone: give the host name only, "fe80::1"`},
-		{EndpointOptions{Endpoint: "wss:rt.example.com"}, `EndpointOptions.Endpoint = "wss:rt.example.com": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
+		{EndpointOptions{Ably: true, Endpoint: "wss:rt.example.com"}, `EndpointOptions.Endpoint = "wss:rt.example.com": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
 		{EndpointOptions{Endpoint: "1:2:3"}, `holds ':' but is not an IPv6 address: give the host name only`},
 		// A ':' with no port after it, or no host before it, is no port.
 		{EndpointOptions{Endpoint: "rt.example.com:"}, `EndpointOptions.Endpoint = "rt.example.com:": holds ':' but is not an IPv6 address: give the host name only, "rt.example.com"`},
-		{EndpointOptions{Endpoint: ":443"}, `EndpointOptions.Endpoint = ":443": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
-		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"fb.example.com:443"}}, `EndpointOptions.FallbackHosts[0] = "fb.example.com:443": holds a port: give the host name only, "fb.example.com"`},
+		{EndpointOptions{Ably: true, Endpoint: ":443"}, `EndpointOptions.Endpoint = ":443": holds ':' but is not an IPv6 address: give the host name only, without a scheme, a port or a path`},
+		{EndpointOptions{Ably: true, Endpoint: "rt.example.com", FallbackHosts: []string{"fb.example.com:443"}}, `EndpointOptions.FallbackHosts[0] = "fb.example.com:443": holds a port: give the host name only, "fb.example.com"`},
+		{EndpointOptions{Endpoint: "rt.example.com", FallbackHosts: []string{"fb.example.com:0"}}, `EndpointOptions.FallbackHosts[0] = "fb.example.com:0": has the port "0"`},
 		// Characters, with '.' among the allowed ones, and labels.
 		{EndpointOptions{Endpoint: "rt.example .com"}, `EndpointOptions.Endpoint = "rt.example .com": holds ' ' at byte 10` + chars},
 		{EndpointOptions{Endpoint: "rt.example.com\u00a0"}, `holds '\u00a0' at byte 14` + chars},
@@ -109,29 +120,33 @@ func TestResolveHostsMessages(t *testing.T) {
 	}
 }
 
-// Without Ably, every fixture case (written for Ably's rules, REC1/REC2)
+// Without Ably, every fixture case written for Ably's rules (REC1/REC2)
 // whose endpoint is a host gives the same hosts or names the same option;
-// every case that relies on Ably's rules (no endpoint, a routing policy
-// id, "nonprod:", an environment, a restHost, a realtimeHost,
-// fallbackHostsUseDefault) is refused, naming Endpoint or the deprecated
-// option. No host of Ably's is ever returned.
+// every case that relies on Ably's rules (no endpoint, "nonprod:", an
+// environment, a restHost, a realtimeHost, fallbackHostsUseDefault) is
+// refused, naming Endpoint or the deprecated option; a routing policy id
+// is one host, itself. No host of Ably's is ever returned. Cases with a
+// port (refused by Ably's preset) are the own-hosts items' business.
 func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 	var f hostsFile
 	loadFixture(t, "hosts.json", &f)
-	n := 0
+	portForm := regexp.MustCompile(`^(\[[^\]]*\]|[^:\[\]]+):[0-9]+$`)
+	n, words := 0, 0
 	for _, it := range f.Items {
-		if it.Function != "resolveHosts" {
+		if it.Function != "resolveHosts" || !it.ably() {
 			continue
 		}
 		o := it.options(false)
+		if portForm.MatchString(o.Endpoint) || slices.ContainsFunc(o.FallbackHosts, portForm.MatchString) {
+			continue
+		}
 		h, err := ResolveHosts(o)
 		lower := strings.ToLower(o.Endpoint)
 		legacy := o.Environment != "" || o.RestHost != "" || o.RealtimeHost != "" || o.FallbackHostsUseDefault
-		policy := legacy || o.Endpoint == "" || strings.HasPrefix(lower, "nonprod:") ||
-			!strings.ContainsAny(lower, ".:/?#[]") && lower != "localhost"
+		word := !strings.ContainsAny(lower, ".:/?#[]") && lower != "localhost"
 		var fe *FieldError
 		switch {
-		case policy:
+		case legacy || o.Endpoint == "" || strings.HasPrefix(lower, "nonprod:"):
 			want := "EndpointOptions.Endpoint"
 			switch { // Ably's deprecated options, in the order they are refused
 			case o.Environment != "":
@@ -145,6 +160,21 @@ func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 			}
 			if !errors.As(err, &fe) || fe.Field != want {
 				t.Errorf("%s: %#v: err = %v, want a *FieldError naming %s", it.ID, o, err, want)
+			}
+		case word && (it.ExpectedErrorField == fieldEndpoint || allDigits(o.Endpoint)):
+			// An invalid routing policy id is an invalid label; an
+			// all-digit one is a valid id but no host name.
+			if !errors.As(err, &fe) || fe.Field != fieldEndpoint {
+				t.Errorf("%s: err = %v, want a *FieldError naming %s", it.ID, err, fieldEndpoint)
+			}
+		case word && it.ExpectedErrorField == "":
+			words++
+			want := []string{}
+			if o.FallbackHosts != nil {
+				want = *it.ExpectedFallbacks
+			}
+			if err != nil || h.Primary != asciiLower(o.Endpoint) || !slices.Equal(h.Fallbacks, want) {
+				t.Errorf("%s: ResolveHosts = %+v, %v; want the word itself, %s, and fallbacks %v", it.ID, h, err, asciiLower(o.Endpoint), want)
 			}
 		case it.ExpectedErrorField != "":
 			if !errors.As(err, &fe) || fe.Field != it.ExpectedErrorField {
@@ -162,28 +192,36 @@ func TestFixtureHostsWithoutAblyNameYourHostsOnly(t *testing.T) {
 			}
 		}
 	}
-	if n < 50 {
-		t.Errorf("only %d fixture cases resolved hosts without Ably", n)
+	if n < 50 || words < 20 {
+		t.Errorf("only %d fixture cases resolved hosts without Ably, %d of them words", n, words)
 	}
 }
 
-// The hint in "give the host name only, …" is a host name ResolveHosts
-// accepts.
+// The hint in "give the host name only, …" (or, without Ably, "give the
+// host and port only, …") is a host ResolveHosts accepts as the primary.
 func TestResolveHostsHintIsAValidHost(t *testing.T) {
-	for _, in := range []string{"https://rt.example.com", "wss://RT.example.com:8443/x", "example.com:8080", "[::1]:80", "[fe80::1%25eth0]:80", "fe80::1%eth0", "rt.example.com/p", "http://10.0.0.7:80", "https://a@b.example.com"} {
-		_, err := ResolveHosts(EndpointOptions{Endpoint: in})
-		var fe *FieldError
-		if !errors.As(err, &fe) {
-			t.Fatalf("%q: err = %v", in, err)
-		}
-		_, hint, ok := strings.Cut(fe.Problem, "give the host name only, ")
-		host, qerr := strconv.Unquote(hint)
-		if !ok || qerr != nil {
-			t.Errorf("%q: %v: no quoted host name to give", in, err)
-			continue
-		}
-		if _, err := checkHost("x", host); err != nil {
-			t.Errorf("%q: the hint %q is not a host: %v", in, host, err)
+	for _, ably := range []bool{true, false} {
+		for _, in := range []string{"https://rt.example.com", "wss://RT.example.com:8443/x", "example.com:8080", "[::1]:80", "[fe80::1%25eth0]:80", "fe80::1%eth0", "rt.example.com/p", "http://10.0.0.7:80", "https://a@b.example.com", "rt.example.com:8443/p", "https://[::1]:443/"} {
+			_, err := ResolveHosts(EndpointOptions{Endpoint: in, Ably: ably})
+			if !ably && err == nil && (in == "example.com:8080" || in == "[::1]:80") {
+				continue // a host and a port, without Ably's preset
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("%q (Ably %t): err = %v", in, ably, err)
+			}
+			_, hint, ok := strings.Cut(fe.Problem, "give the host name only, ")
+			if !ok && !ably {
+				_, hint, ok = strings.Cut(fe.Problem, "give the host and port only, ")
+			}
+			host, qerr := strconv.Unquote(hint)
+			if !ok || qerr != nil {
+				t.Errorf("%q (Ably %t): %v: no quoted host name to give", in, ably, err)
+				continue
+			}
+			if h, err := ResolveHosts(EndpointOptions{Endpoint: host, Ably: ably}); err != nil || h.Primary != asciiLower(host) {
+				t.Errorf("%q (Ably %t): the hint %q is not a host: %v", in, ably, host, err)
+			}
 		}
 	}
 }

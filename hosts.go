@@ -11,24 +11,28 @@ import (
 // to. The zero value names none: ResolveHosts (and engine.New) ask for an
 // Endpoint, unless Ably is set.
 type EndpointOptions struct {
-	// Endpoint is the primary host: a host name ("rt.example.com"), an
-	// IPv4 or IPv6 address or "localhost", with no scheme, port or path.
-	// Required without Ably. With Ably it is Ably's endpoint option
-	// (REC1): empty for the default routing policy, a routing policy id
-	// such as "sandbox", "nonprod:" and a routing policy id, or a host
-	// name as above (anything that contains "." or "::" or is
-	// "localhost").
+	// Endpoint is the primary host: a host name ("rt.example.com", or one
+	// label such as "realtime"), an IPv4 or IPv6 address or "localhost",
+	// with no scheme or path. Required without Ably; there it may carry a
+	// port ("rt.example.com:8443", "[::1]:8080"), and the Dialer
+	// receives it as given, lowered (see ResolveHosts). With Ably it is
+	// Ably's endpoint option (REC1): empty for the default routing
+	// policy, a routing policy id such as "sandbox", "nonprod:" and a
+	// routing policy id, or a host name as above without a port
+	// (anything that contains "." or "::" or is "localhost").
 	Endpoint string
 	// FallbackHosts are the hosts tried after the primary, in random
 	// order, after a qualifying failure (RTN17, RSC15); nil or empty
-	// means none. With Ably, nil means the fallback hosts derived from the
+	// means none. Without Ably each is a host as Endpoint, a port
+	// allowed. With Ably, nil means the fallback hosts derived from the
 	// endpoint (REC2) and a non-nil slice, even an empty one, is used as
 	// given; empty disables fallback (TO3k6).
 	FallbackHosts []string
 	// Ably applies Ably's endpoint rules (REC1, REC2): the preset for
-	// Ably's service (engine.AblyConfig sets it). Without it the options
-	// send no traffic to Ably: a routing policy id, "nonprod:…" and
-	// Environment are rejected.
+	// Ably's service (engine.AblyConfig sets it): a word without a dot is
+	// a routing policy id there, and a port is never part of a host.
+	// Without it the options send no traffic to Ably: "nonprod:…",
+	// Environment and Ably's other deprecated options are rejected.
 	Ably bool
 	// Environment is Ably's deprecated environment option, read only with
 	// Ably: a production routing policy id. "production" means the

@@ -29,6 +29,9 @@ type endpointCase struct {
 	// endpointSet and environmentSet send the option even when it is
 	// the empty string.
 	endpointSet, environmentSet bool
+	// own resolves the options without Ably's preset
+	// (EndpointOptions.Ably false): the service's own hosts.
+	own bool
 }
 
 func fiveFallbacks(prefix, suffix string) []string {
@@ -169,6 +172,9 @@ type hostsItem struct {
 	// translates (hosts_uts_test.go), each <file>#<id>.
 	UTS []string `json:"uts,omitempty"`
 
+	// Ably false resolves the options without Ably's preset (the
+	// service's own hosts); left out means Ably's rules, REC1/REC2.
+	Ably          *bool    `json:"ably,omitempty"`
 	Endpoint      *string  `json:"endpoint,omitempty"`
 	Environment   *string  `json:"environment,omitempty"`
 	FallbackHosts []string `json:"fallbackHosts,omitempty"`
@@ -200,6 +206,10 @@ type hostsItem struct {
 	ExpectedUp         *bool     `json:"expectedUp,omitempty"`
 	ExpectedOrder      []string  `json:"expectedOrder,omitempty"`
 }
+
+// ably reports whether a resolveHosts item runs Ably's preset: every item
+// but those with "ably": false.
+func (it hostsItem) ably() bool { return it.Ably == nil || *it.Ably }
 
 // options are the EndpointOptions a resolveHosts item gives, with ably
 // as EndpointOptions.Ably.
@@ -238,7 +248,8 @@ func buildHostsFixture() hostsFile {
 			"the CloudFront rule (RSC15l4) applies to http-status failures only; it matches a Server header that, trimmed of spaces and tabs (HTTP optional white space), equals 'CloudFront' in ASCII case-insensitive comparison",
 			"connectivity is up only for a 2xx status whose body, trimmed of ASCII white space (space, tab, LF, VT, FF, CR), is exactly 'yes'; a BOM, NBSP, NEL or any other Unicode space is not trimmed",
 			"host names (an explicit endpoint, REC1b2, or a fallback host) are DNS names or IP addresses: at most 253 bytes; labels of 1 to 63 bytes of ASCII letters, digits, '-' and '_', not starting or ending with '-'; no empty label (so no leading or trailing dot); a name whose last label is all digits must be an IPv4 address; ':' only in an IPv6 address without brackets or zone; internationalised names as A-labels. Being ASCII, bytes, characters and UTF-16 units count the same",
-			"a port is never part of a host: 'example.com:8080', 'localhost:8080' and '[::1]:8080' are rejected alike, naming the option",
+			"under Ably's preset a port is never part of a host: 'example.com:8080', 'localhost:8080' and '[::1]:8080' are rejected alike, naming the option",
+			"ably false (the service's own hosts, not Ably's preset): endpoint is required and is the primary host, fallbackHosts (nil or empty: none) the fallback hosts; environment, restHost, realtimeHost and fallbackHostsUseDefault are refused, naming the first of them given (in that order, before endpoint); an empty endpoint is refused, then an endpoint 'nonprod:…' that is not a host and a port; a host is a host name as above, one label included ('realtime'; all digits is no host), or an IPv6 address, optionally followed by ':port', an IPv6 address then in brackets ('rt.example.com:8443', 'realtime:8080', '[::1]:8080'); a port is a decimal number from 1 to 65535 without leading zeros; '[::1]' without a port, '::1' with a port outside brackets ('::1:8080' is an IPv6 address), a URL or a path are refused; hosts are returned lowered, port included, and fallback hosts compared whole ('rt:8443' and 'rt:8444' are two hosts)",
 			"host names and routing policy ids are case-insensitive: they are returned in lower case and duplicate fallback hosts are found after lowering; 'nonprod:' and 'production' match in any case",
 			"a routing policy id (endpoint, nonprod:id or environment) is one DNS label, as above ('-' and '-acme-' are rejected)",
 			"an error names the option as the protocol names inputs: endpoint, environment or fallbackHosts[i]",
@@ -253,9 +264,12 @@ func buildHostsFixture() hostsFile {
 			"restHost, else realtimeHost, is the primary host (REC1d1, REC1d2), for realtime connections too (REC1 names one primary domain), with no fallback hosts (REC2c6); each is a host name as above, where a word without a dot is a host; both are validated when both are given; fallbackHostsUseDefault makes the fallback hosts main.[a-e].fallback.ably-realtime.com whatever names the primary (REC2b)",
 		},
 	}
-	for _, c := range slices.Concat(endpointCases, hostDecisionCases, legacyHostCases, generatedHostCases()) {
+	for _, c := range slices.Concat(endpointCases, hostDecisionCases, legacyHostCases, generatedHostCases(), ownHostCases()) {
 		it := hostsItem{ID: "endpoint-" + c.id, Spec: "REC1/REC2", Function: "resolveHosts", Comment: c.comment,
 			ExpectedPrimary: c.primary, ExpectedFallbacks: &c.fallbacks, ExpectedErrorField: c.errField}
+		if c.own {
+			it.Spec, it.Ably = "own hosts", ptr(false)
+		}
 		if c.endpoint != "" || c.endpointSet {
 			it.Endpoint = ptr(c.endpoint)
 		}
@@ -394,7 +408,7 @@ func TestFixtureHostsAgainstFunctions(t *testing.T) {
 	for _, it := range f.Items {
 		switch it.Function {
 		case "resolveHosts":
-			o := it.options(true) // the fixtures are REC1/REC2: Ably's preset
+			o := it.options(it.ably()) // REC1/REC2 (Ably's preset), or the service's own hosts
 			h, err := ResolveHosts(o)
 			if it.ExpectedErrorField != "" {
 				fe, ok := err.(*FieldError)

@@ -63,12 +63,12 @@ func legacyHosts(o EndpointOptions) (Hosts, error) {
 	var rest, realtime string
 	var err error
 	if o.RestHost != "" {
-		if rest, err = checkHost(optRestHost, o.RestHost); err != nil {
+		if rest, err = checkHost(optRestHost, o.RestHost, false); err != nil {
 			return Hosts{}, err
 		}
 	}
 	if o.RealtimeHost != "" {
-		if realtime, err = checkHost(optRealtimeHost, o.RealtimeHost); err != nil {
+		if realtime, err = checkHost(optRealtimeHost, o.RealtimeHost, false); err != nil {
 			return Hosts{}, err
 		}
 	}

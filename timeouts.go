@@ -22,8 +22,9 @@ type Timeouts struct {
 	// connection may go without CONNECTED before it becomes SUSPENDED.
 	// Default 120 s.
 	ConnectionStateTTL time.Duration
-	// RealtimeRequest is realtimeRequestTimeout (TO3l11): among others the
-	// connect timeout of RTN14c. Default 10 s.
+	// RealtimeRequest is realtimeRequestTimeout (TO3l11). Default 10 s.
+	// The spec gives it four jobs, each a field of its own below that
+	// defaults to it: Connect, IdleSlack, Closing and Renewal.
 	RealtimeRequest time.Duration
 	// HTTPRequest is httpRequestTimeout (TO3l4): how long the connectivity
 	// check may take. Default 10 s.
@@ -34,6 +35,42 @@ type Timeouts struct {
 	// The engine's realtime host walk ignores it (RTN17j sets no cap)
 	// except under engine.PolicyWebSocketCheck, which keeps ably-js's cap.
 	HTTPMaxRetryCount int
+
+	// The jobs of realtimeRequestTimeout, each on its own: 0 (the
+	// default) means RealtimeRequest, as the spec has it; a value above 0
+	// replaces it for that job only (WithDefaults).
+
+	// Connect is the connect timeout of each transport (RTN14c: a
+	// transport that has not connected within it is lost with a timeout,
+	// the engine's connect timer); it is also what PolicyWebSocketCheck's
+	// attempt limit adds to GiveUpTimeout, and how long the runner's Done
+	// waits for a Dialer.Open that ignores its context.
+	Connect time.Duration
+	// IdleSlack is what the idle timer adds to the server's
+	// maxIdleInterval (RTN23a: "maxIdleInterval … and the
+	// realtimeRequestTimeout"). A client-side idle limit (engine's
+	// Config.IdleLimit) is a whole limit and takes no slack.
+	IdleSlack time.Duration
+	// Closing bounds CLOSING (RTN12b): without the server's CLOSED within
+	// it, every transport is disposed and the connection is CLOSED.
+	Closing time.Duration
+	// Renewal is how long a token renewal may take (RSA4c: "within
+	// realtimeRequestTimeout"): the engine's renew-token timer and the
+	// context of the runner's Options.RenewToken.
+	Renewal time.Duration
+}
+
+// WithDefaults returns t with each of Connect, IdleSlack, Closing and
+// Renewal that is 0 set to RealtimeRequest, the spec's one timeout for
+// all four; the other fields are returned as they are. The engine and
+// the runner read the timeouts through it.
+func (t Timeouts) WithDefaults() Timeouts {
+	for _, d := range [...]*time.Duration{&t.Connect, &t.IdleSlack, &t.Closing, &t.Renewal} {
+		if *d == 0 {
+			*d = t.RealtimeRequest
+		}
+	}
+	return t
 }
 
 // DefaultTimeouts returns the features spec's default values (TO3l*, DF1a).
@@ -69,9 +106,10 @@ const (
 )
 
 // Validate reports the first field of t that is out of range, as a
-// *FieldError naming it, its value and the spec's default: every duration
-// must be positive and HTTPMaxRetryCount must not be negative. It returns
-// nil for a valid t.
+// *FieldError naming it, its value and the spec's default: every spec
+// duration must be positive, HTTPMaxRetryCount must not be negative, and
+// Connect, IdleSlack, Closing and Renewal must not be negative (0 means
+// RealtimeRequest). It returns nil for a valid t.
 func (t Timeouts) Validate() error {
 	def := DefaultTimeouts()
 	durations := [...]struct {
@@ -91,6 +129,15 @@ func (t Timeouts) Validate() error {
 	}
 	if t.HTTPMaxRetryCount < 0 {
 		return &FieldError{Field: "Timeouts.HTTPMaxRetryCount", Value: fmt.Sprint(t.HTTPMaxRetryCount), Problem: "must not be negative: the spec's default is 3, and 0 tries no fallback host"}
+	}
+	jobs := [...]struct {
+		name string
+		v    time.Duration
+	}{{"Connect", t.Connect}, {"IdleSlack", t.IdleSlack}, {"Closing", t.Closing}, {"Renewal", t.Renewal}}
+	for _, j := range jobs {
+		if j.v < 0 {
+			return &FieldError{Field: "Timeouts." + j.name, Value: j.v.String(), Problem: "must not be negative: 0 means RealtimeRequest (realtimeRequestTimeout), the spec's timeout for it"}
+		}
 	}
 	return nil
 }

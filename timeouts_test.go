@@ -1,6 +1,7 @@
 package reconnect
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -55,11 +56,37 @@ func TestTimeoutsValidateMessages(t *testing.T) {
 		{func(t *Timeouts) { t.RealtimeRequest = 0 }, "reconnect: Timeouts.RealtimeRequest = 0s: must be positive: the spec's default is 10s"},
 		{func(t *Timeouts) { t.HTTPRequest = -time.Second }, "reconnect: Timeouts.HTTPRequest = -1s: must be positive: the spec's default is 10s"},
 		{func(t *Timeouts) { t.HTTPMaxRetryCount = -1 }, "reconnect: Timeouts.HTTPMaxRetryCount = -1: must not be negative: the spec's default is 3, and 0 tries no fallback host"},
+		{func(t *Timeouts) { t.Connect = -time.Millisecond }, "reconnect: Timeouts.Connect = -1ms: must not be negative: 0 means RealtimeRequest (realtimeRequestTimeout), the spec's timeout for it"},
+		{func(t *Timeouts) { t.IdleSlack = -time.Second }, "reconnect: Timeouts.IdleSlack = -1s: must not be negative: 0 means RealtimeRequest"},
+		{func(t *Timeouts) { t.Closing = -time.Second }, "reconnect: Timeouts.Closing = -1s: must not be negative"},
+		{func(t *Timeouts) { t.Renewal = -time.Second }, "reconnect: Timeouts.Renewal = -1s: must not be negative"},
 	} {
 		to := DefaultTimeouts()
 		c.mutate(&to)
-		if err := to.Validate(); err == nil || err.Error() != c.want {
+		if err := to.Validate(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("Validate:\n got  %v\n want %s", err, c.want)
 		}
+	}
+}
+
+// Each job of realtimeRequestTimeout defaults to it (0) and is replaced
+// only for its job; the spec fields are left as they are.
+func TestTimeoutsWithDefaults(t *testing.T) {
+	d := DefaultTimeouts()
+	d.RealtimeRequest = 7 * time.Second
+	got := d.WithDefaults()
+	want := d
+	want.Connect, want.IdleSlack, want.Closing, want.Renewal = 7*time.Second, 7*time.Second, 7*time.Second, 7*time.Second
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("WithDefaults() mismatch (-want +got):\n%s", diff)
+	}
+	d.Connect, d.Closing = 3*time.Second, time.Millisecond
+	got = d.WithDefaults()
+	want.Connect, want.Closing = 3*time.Second, time.Millisecond
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("WithDefaults() with two jobs set mismatch (-want +got):\n%s", diff)
+	}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

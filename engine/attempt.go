@@ -92,7 +92,7 @@ func (e *Engine) startAttempt(out []Action, reason Reason) []Action {
 	}
 	if e.usesWebSocketCheck() {
 		// The attempt limit: however many hosts remain.
-		out = e.startTimer(out, TimerAttempt, e.cfg.GiveUpTimeout+e.cfg.Timeouts.RealtimeRequest, 0)
+		out = e.startTimer(out, TimerAttempt, e.cfg.GiveUpTimeout+e.cfg.Timeouts.Connect, 0)
 	}
 	if e.watchesWebSocket() {
 		return e.startWSCheckAttempt(out)

@@ -50,7 +50,7 @@ func (e *Engine) activateWhileClosing(out []Action, s *transportSlot) []Action {
 	s.status = slotActive
 	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
 	out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
-	return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
+	return e.startTimer(out, TimerClose, e.cfg.Timeouts.Closing, 0)
 }
 
 // dropClosingConnection is the first half of connect() while CLOSING

@@ -75,6 +75,16 @@ type Config struct {
 	// RememberTransport makes PolicyWebSocketFirst and PolicyHTTPFirst
 	// keep the preference too, as PolicyWebSocketCheck always does.
 	RememberTransport bool
+	// IdleLimit is the client-side idle limit: how long the active
+	// transport may go without activity (EventActivity) when the server
+	// announces no maxIdleInterval (0 or left out of CONNECTED); then it
+	// is lost as a drop with reconnect.FailureTimeout, as RTN23a's idle
+	// timer does. A maxIdleInterval from the server wins (RTN21: its
+	// connectionDetails override the options), with Timeouts.IdleSlack
+	// added to it; IdleLimit is a whole limit and takes no slack. 0 (the
+	// default) means off: a server that announces nothing is never timed
+	// out, as the spec has it. Not negative.
+	IdleLimit time.Duration
 	// CanRenewToken says the SDK has a means to renew its token (an API
 	// key, an authCallback or an authUrl: RSA4a). Then a token error
 	// (reconnect.FailureToken: statusCode 401, code 40140–40149) makes the
@@ -149,6 +159,8 @@ func (c Config) Validate() error {
 		return negative("GiveUpTimeout", c.GiveUpTimeout, DefaultGiveUpTimeout)
 	case c.PreferenceTTL < 0:
 		return negative("PreferenceTTL", c.PreferenceTTL, reconnect.DefaultPreferenceTTL)
+	case c.IdleLimit < 0:
+		return &reconnect.FieldError{Field: "Config.IdleLimit", Value: c.IdleLimit.String(), Problem: "must not be negative: 0 means no client-side idle limit"}
 	case c.Policy >= numPolicies:
 		return &reconnect.FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "must be PolicyWebSocketFirst, PolicyHTTPFirst or PolicyWebSocketCheck"}
 	}

@@ -60,9 +60,10 @@ func TestConfigValidateMessages(t *testing.T) {
 		want   string
 	}{
 		{func(c *Config) {}, `reconnect: Config.Endpoint.Endpoint = "": is required: give your service's primary host name, such as "rt.example.com" (for Ably's service, start from AblyConfig)`},
-		{func(c *Config) { c.Endpoint.Endpoint = "sandbox" }, `reconnect: Config.Endpoint.Endpoint = "sandbox": is a word without a dot: give a host name, such as "rt.example.com", an IP address or "localhost" (a routing policy id such as "sandbox" needs Config.Endpoint.Ably)`},
+		{func(c *Config) { c.Endpoint.Endpoint = "nonprod:sandbox" }, `reconnect: Config.Endpoint.Endpoint = "nonprod:sandbox": names an Ably routing policy, which needs Config.Endpoint.Ably: otherwise give the host name only, such as "rt.example.com"`},
 		{func(c *Config) { c.Endpoint.Endpoint = "https://rt.example.com/" }, `reconnect: Config.Endpoint.Endpoint = "https://rt.example.com/": is a URL: give the host name only, "rt.example.com"`},
-		{func(c *Config) { c.Endpoint.Endpoint = "rt.example.com:8080" }, `reconnect: Config.Endpoint.Endpoint = "rt.example.com:8080": holds a port: give the host name only, "rt.example.com"`},
+		{func(c *Config) { c.Endpoint.Endpoint = "rt.example.com:0" }, `reconnect: Config.Endpoint.Endpoint = "rt.example.com:0": has the port "0": a port is a number from 1 to 65535, written without leading zeros`},
+		{func(c *Config) { c.Endpoint = reconnect.EndpointOptions{Ably: true, Endpoint: "rt.example.com:8080"} }, `reconnect: Config.Endpoint.Endpoint = "rt.example.com:8080": holds a port: give the host name only, "rt.example.com"`},
 		{func(c *Config) { own(c); c.Endpoint.FallbackHosts = []string{"fb .example.com"} }, `reconnect: Config.Endpoint.FallbackHosts[0] = "fb .example.com": holds ' ' at byte 2: a host name has only ASCII letters, digits, '-', '_' and '.'`},
 		{func(c *Config) { own(c); c.Timeouts.DisconnectedRetry = 0 }, `reconnect: Config.Timeouts.DisconnectedRetry = 0s: must be positive: the spec's default is 15s`},
 		{func(c *Config) { own(c); c.Timeouts.HTTPMaxRetryCount = -1 }, `reconnect: Config.Timeouts.HTTPMaxRetryCount = -1: must not be negative: the spec's default is 3, and 0 tries no fallback host`},

@@ -26,9 +26,11 @@ type Details struct {
 	// RTN11b) forgets it (RTN11d).
 	ConnectionStateTTL time.Duration
 	// MaxIdleInterval is maxIdleInterval (CD2h): the transport is idle,
-	// and disposed, after MaxIdleInterval + realtimeRequestTimeout without
-	// activity (RTN23a; TimerIdle). 0 means no idle timer: the server
-	// allows arbitrarily long inactivity, or did not say.
+	// and disposed, after MaxIdleInterval + Timeouts.IdleSlack
+	// (realtimeRequestTimeout unless set) without activity (RTN23a;
+	// TimerIdle). 0 means the server allows arbitrarily long inactivity,
+	// or did not say: no idle timer, unless Config.IdleLimit sets a
+	// client-side one.
 	MaxIdleInterval time.Duration
 }
 

@@ -28,7 +28,7 @@
 //
 //	RTN11  connect; RTN11c connect now from DISCONNECTED/SUSPENDED   EventConnect
 //	RTN12  close, CLOSING → CLOSED                                  EventClose
-//	RTN14c realtimeRequestTimeout per transport                     TimerConnect
+//	RTN14c realtimeRequestTimeout per transport (Timeouts.Connect)  TimerConnect
 //	RTN14d DISCONNECTED with retryIn from RTB1                      ActionStateChange, Action.RetryIn
 //	RTN14e SUSPENDED after connectionStateTtl, flat retries         TimerStateTTL, TimerRetry
 //	RTN15a immediate reconnect after a drop, one a second           ReasonReconnect

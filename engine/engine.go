@@ -82,6 +82,7 @@ func New(c Config) (*Engine, error) {
 		c.GiveUpTimeout = DefaultGiveUpTimeout
 	}
 	c.Flap = c.Flap.withDefaults()
+	c.Timeouts = c.Timeouts.WithDefaults() // each job of realtimeRequestTimeout
 	src := c.Source
 	if src == nil {
 		src = reconnect.DefaultSource()
@@ -270,7 +271,7 @@ func (e *Engine) onClose(out []Action) []Action {
 		out = e.cancelTimers(out, TimerFlapHold) // no upgrade for a closing connection
 		e.att.check = checkNone
 		out = e.setState(out, Closing, ReasonCloseRequested, 0, reconnect.Failure{})
-		return e.startTimer(out, TimerClose, e.cfg.Timeouts.RealtimeRequest, 0)
+		return e.startTimer(out, TimerClose, e.cfg.Timeouts.Closing, 0)
 	case Connecting:
 		return e.closeWhileConnecting(out) // RTN12f (closing.go)
 	case Initialized, Disconnected, Suspended:

@@ -43,6 +43,14 @@ func TestPropertyEngineKeepsItsPromisesUnderRandomEvents(t *testing.T) {
 		// HTTP remembered before the first connect.
 		cfg.RememberTransport = rapid.Bool().Draw(t, "rememberTransport")
 		cfg.CanRenewToken = rapid.Bool().Draw(t, "canRenewToken")
+		// The timeouts by job (0: realtimeRequestTimeout) and the
+		// client-side idle limit (0: none).
+		jobMs := func(name string) time.Duration {
+			return time.Duration(rapid.SampledFrom([]int{0, 0, 1, 2500, 30000}).Draw(t, name)) * time.Millisecond
+		}
+		cfg.Timeouts.Connect, cfg.Timeouts.IdleSlack = jobMs("connectMs"), jobMs("idleSlackMs")
+		cfg.Timeouts.Closing, cfg.Timeouts.Renewal = jobMs("closingMs"), jobMs("renewalMs")
+		cfg.IdleLimit = jobMs("idleLimitMs")
 		if rapid.Bool().Draw(t, "rememberedHTTP") {
 			cfg.Preference = reconnect.Preference{Transport: reconnect.HTTP, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Reason: reconnect.PreferenceConnected}
 		}

@@ -11,9 +11,15 @@ import (
 )
 
 // idleLimit is how long the active transport may go without activity:
-// maxIdleInterval + realtimeRequestTimeout (RTN23a), saturating.
+// maxIdleInterval + Timeouts.IdleSlack (RTN23a), saturating, when the
+// server announced a maxIdleInterval; else Config.IdleLimit, the
+// client-side limit (the server's value wins, as RTN21 makes its
+// connectionDetails override the options). 0: no limit, no idle timer.
 func (e *Engine) idleLimit() time.Duration {
-	d := e.srv.maxIdle + e.cfg.Timeouts.RealtimeRequest
+	if e.srv.maxIdle <= 0 {
+		return e.cfg.IdleLimit
+	}
+	d := e.srv.maxIdle + e.cfg.Timeouts.IdleSlack
 	if d < e.srv.maxIdle {
 		return math.MaxInt64
 	}
@@ -21,9 +27,9 @@ func (e *Engine) idleLimit() time.Duration {
 }
 
 // armIdle starts the idle timer from now for the active transport's
-// maxIdleInterval, or cancels a running one when there is none.
+// idle limit, or cancels a running one when there is none.
 func (e *Engine) armIdle(out []Action) []Action {
-	if e.srv.maxIdle <= 0 {
+	if e.idleLimit() <= 0 {
 		return e.cancelKind(out, TimerIdle)
 	}
 	return e.startTimer(out, TimerIdle, e.idleLimit(), 0)
@@ -52,10 +58,10 @@ func (e *Engine) onActivity(ev Event) {
 // FailureTimeout, which reconnects by RTN15. In CLOSING it does nothing:
 // the close timer bounds that state.
 func (e *Engine) onIdleTimer(out []Action) []Action {
-	if e.state != Connected || e.find(slotActive) == nil || e.srv.maxIdle <= 0 {
+	limit := e.idleLimit()
+	if e.state != Connected || e.find(slotActive) == nil || limit <= 0 {
 		return out
 	}
-	limit := e.idleLimit()
 	if quiet := e.now.Sub(e.srv.lastActivity); quiet < limit {
 		return e.startTimer(out, TimerIdle, limit-quiet, 0)
 	}

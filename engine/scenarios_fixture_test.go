@@ -39,6 +39,7 @@ func buildScenariosFixture(items []scenario) scenariosFile {
 			"primaryHost": P, "fallbackHosts": []string{fbHost("a"), fbHost("b"), fbHost("c"), fbHost("d"), fbHost("e")},
 			"slowTimeoutMs": 4000, "giveUpTimeoutMs": 10000, "preference": "", "preferenceTtlMs": 86400000, "rememberTransport": false,
 			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000, "canRenewToken": false,
+			"connectTimeoutMs": 10000, "idleSlackMs": 10000, "closingTimeoutMs": 10000, "renewalTimeoutMs": 10000, "idleLimitMs": 0,
 		},
 		Clock: map[string]any{
 			"epochUnixMs": scenarioEpochUnixMs, "epoch": "2026-01-01T00:00:00Z",

@@ -25,6 +25,13 @@ type scenarioConfig struct {
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool     `json:"canRenewToken,omitempty"`
+	// The jobs of realtimeRequestTimeout (0 means it) and the
+	// client-side idle limit (0 means none).
+	ConnectTimeoutMs int64 `json:"connectTimeoutMs,omitempty"`
+	IdleSlackMs      int64 `json:"idleSlackMs,omitempty"`
+	ClosingTimeoutMs int64 `json:"closingTimeoutMs,omitempty"`
+	RenewalTimeoutMs int64 `json:"renewalTimeoutMs,omitempty"`
+	IdleLimitMs      int64 `json:"idleLimitMs,omitempty"`
 }
 
 type scenarioStep struct {

@@ -47,13 +47,13 @@ func (e *Engine) renewBeforeAttempt(out []Action) []Action {
 	return e.askRenewal(out)
 }
 
-// askRenewal asks the SDK for a new token, with realtimeRequestTimeout to
-// obtain it (RSA4c).
+// askRenewal asks the SDK for a new token, with Timeouts.Renewal
+// (realtimeRequestTimeout unless configured) to obtain it (RSA4c).
 func (e *Engine) askRenewal(out []Action) []Action {
 	e.lastCheck++
 	e.att.renewal = e.lastCheck
 	out = append(out, Action{Kind: ActionRenewToken, Check: e.att.renewal})
-	return e.startTimer(out, TimerRenewToken, e.cfg.Timeouts.RealtimeRequest, 0)
+	return e.startTimer(out, TimerRenewToken, e.cfg.Timeouts.Renewal, 0)
 }
 
 // onTokenRenewal handles the answer to the renewal in flight; any other

@@ -246,7 +246,7 @@ func (e *Engine) open(out []Action, k reconnect.Transport, host string, m reconn
 		e.lastTport++
 		*s = transportSlot{id: e.lastTport, kind: k, mode: m, host: host, role: r, status: slotOpening}
 		out = append(out, Action{Kind: ActionOpenTransport, Transport: s.id, TransportKind: k, Host: host, Mode: m})
-		out = e.startTimer(out, TimerConnect, e.cfg.Timeouts.RealtimeRequest, s.id)
+		out = e.startTimer(out, TimerConnect, e.cfg.Timeouts.Connect, s.id)
 		s.timeout = e.lastTimer
 		return out
 	}

@@ -247,8 +247,9 @@ type TimerKind uint8
 const (
 	// TimerShortCircuit: the websocket's head start before HTTP starts too.
 	TimerShortCircuit TimerKind = iota + 1
-	// TimerConnect: realtimeRequestTimeout for transport Action.Transport
-	// to connect (RTN14c); when it fires the transport has timed out.
+	// TimerConnect: Timeouts.Connect (realtimeRequestTimeout unless set)
+	// for transport Action.Transport to connect (RTN14c); when it fires
+	// the transport has timed out.
 	TimerConnect
 	// TimerRetry: the DISCONNECTED (RTB1) or SUSPENDED retry.
 	TimerRetry
@@ -258,8 +259,9 @@ const (
 	// TimerConnectivityCheck: httpRequestTimeout for the connectivity
 	// check; when it fires the check counts as down.
 	TimerConnectivityCheck
-	// TimerClose: realtimeRequestTimeout for a close to complete, from
-	// CLOSING with an active transport (RTN12b).
+	// TimerClose: Timeouts.Closing (realtimeRequestTimeout unless set)
+	// for a close to complete, from CLOSING with an active transport
+	// (RTN12b).
 	TimerClose
 	// TimerWebSocketSlow: PolicyWebSocketCheck's slow point, when the
 	// websocket and connectivity checks start.
@@ -272,7 +274,7 @@ const (
 	// websocket again.
 	TimerFlapHold
 	// TimerAttempt: PolicyWebSocketCheck's attempt limit,
-	// Config.GiveUpTimeout + realtimeRequestTimeout from the start of an
+	// Config.GiveUpTimeout + Timeouts.Connect from the start of an
 	// attempt; when it fires the attempt has failed, however many hosts
 	// remain.
 	TimerAttempt
@@ -281,15 +283,17 @@ const (
 	// counts as down.
 	TimerSlowCheck
 	// TimerIdle: the active transport's idle limit, maxIdleInterval +
-	// realtimeRequestTimeout after its last activity (RTN23a), started
-	// when a transport activates with a maxIdleInterval above 0. It is
+	// Timeouts.IdleSlack after its last activity (RTN23a), started when a
+	// transport activates with a maxIdleInterval above 0, or, when the
+	// server announces none, Config.IdleLimit when that is above 0. It is
 	// not restarted by EventActivity: when it fires, the engine restarts
 	// it for what remains if the last activity recorded is recent enough,
 	// and otherwise disposes of the transport as a drop with
 	// FailureTimeout (RTN15). Disposing of the active transport cancels it.
 	TimerIdle
-	// TimerRenewToken: realtimeRequestTimeout for a token renewal
-	// (RSA4c); when it fires the renewal has failed with FailureTimeout.
+	// TimerRenewToken: Timeouts.Renewal (realtimeRequestTimeout unless
+	// set) for a token renewal (RSA4c); when it fires the renewal has
+	// failed with FailureTimeout.
 	TimerRenewToken
 	numTimerKinds
 )

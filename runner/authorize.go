@@ -8,7 +8,7 @@ import "github.com/reconnect-go/reconnect/engine"
 // Authorize tells the runner the SDK's Auth#authorize was called (RTC8).
 // The token itself is obtained through Options.RenewToken, which the
 // runner calls when the engine asks (with the renewal's ID in its context,
-// bounded by realtimeRequestTimeout as after a token error), so the SDK
+// bounded by Timeouts.Renewal as after a token error), so the SDK
 // points RenewToken at authorize's token request before calling Authorize;
 // with no RenewToken the renewal fails with ErrNoRenewToken.
 //

@@ -32,7 +32,7 @@ type StateChange struct {
 	// Failure is the failure that caused the change, the engine's
 	// Action.Failure: how the active transport was lost for ReasonDropped,
 	// the attempt's failure for ReasonConnectFailed (FailureTimeout when a
-	// transport's realtimeRequestTimeout ran out), the fatal error for
+	// transport's connect timeout, Timeouts.Connect, ran out), the fatal error for
 	// ReasonFatal; the zero Failure (FailureNone) when none did. For a
 	// change to CONNECTED and for an Update, the error the CONNECTED
 	// message carried (RTN15c7, RTN24: a resume the server could not

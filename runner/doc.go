@@ -71,8 +71,9 @@
 // DISCONNECTED protocol message; FailureToken for a token error; the zero
 // Failure for a clean close (the server's CLOSED after RequestClose).
 // Classify and CloseStatusFailure map Go errors and close statuses. Do not
-// report a timeout: the runner gives each transport realtimeRequestTimeout
-// to connect and fails it with FailureTimeout itself.
+// report a timeout: the runner gives each transport Timeouts.Connect
+// (realtimeRequestTimeout unless set) to connect and fails it with
+// FailureTimeout itself.
 //
 // # Updates
 //
@@ -90,8 +91,10 @@
 // # Liveness
 //
 // A CONNECTED message whose details (ConnectedWith) carry a
-// maxIdleInterval m arms the engine's idle timer (RTN23a): a transport
-// that receives nothing for D = m + realtimeRequestTimeout is
+// maxIdleInterval m arms the engine's idle timer (RTN23a), and so does
+// one without when Config.IdleLimit is set (the client-side limit): a
+// transport that receives nothing for D = m + Timeouts.IdleSlack
+// (realtimeRequestTimeout unless set), or D = Config.IdleLimit, is
 // disconnected as a drop with FailureTimeout and the connection
 // reconnects (RTN15). The transport calls Reporter.Activity for every
 // message it receives; that call only raises a flag of the transport's
@@ -120,7 +123,8 @@
 // 40140 to 40149) as a Failure of kind reconnect.FailureToken. With
 // Options.RenewToken set, the engine then asks for one renewal (RTN14b,
 // RTN15h): the runner calls RenewToken on a goroutine of its own, bounded
-// by realtimeRequestTimeout, and on nil connects again at once; an error
+// by Timeouts.Renewal (realtimeRequestTimeout unless set), and on nil
+// connects again at once; an error
 // is mapped by RenewalFailure (a *StatusError 403 makes the connection
 // FAILED, RSA4d; anything else DISCONNECTED with a retry). Without it (and
 // without Config.CanRenewToken) a token error makes the connection FAILED
@@ -131,7 +135,8 @@
 // Close on a CONNECTED connection enters CLOSING; the runner then calls
 // RequestClose on the active transport, which sends the CLOSE protocol
 // message (RTN12a). The connection becomes CLOSED when the transport
-// reports Closed, or realtimeRequestTimeout later at the latest, and the
+// reports Closed, or Timeouts.Closing (realtimeRequestTimeout unless set)
+// later at the latest, and the
 // runner closes the transport. Close on a CONNECTING connection enters
 // CLOSING too (RTN12f): the transports in flight go on, and one that
 // reports Connected becomes active and gets RequestClose as above; when
@@ -209,7 +214,7 @@
 // CLOSED with one last state change marked Stopped (a runner already
 // CLOSED or FAILED stays so, with no change), and closes Done once that
 // change is delivered and every goroutine it started has ended; an Open
-// still running is waited for at most realtimeRequestTimeout, and its
+// still running is waited for at most Timeouts.Connect, and its
 // transport is closed as soon as it returns.
 //
 // # Panics

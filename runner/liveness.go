@@ -23,7 +23,8 @@ const (
 
 // IdleSamplePeriod is the period δ at which the runner samples the active
 // transport's activity (see "Liveness" in the package doc) for an idle
-// limit (maxIdleInterval + realtimeRequestTimeout): limit/8, at least
+// limit (maxIdleInterval + Timeouts.IdleSlack, or the client-side
+// Config.IdleLimit when the server announces none): limit/8, at least
 // 10 ms, at most the limit; 10 ms for a limit of 0 or less. A transport
 // whose last message came at L is disconnected between L + limit and
 // L + limit + δ.

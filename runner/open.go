@@ -40,7 +40,7 @@ func (r *Runner) open(p *reporter) {
 // nextOpen takes the transport whose Open is next, or returns nil; r.mu
 // is held. With Options.Inline, the lead calls these Opens itself, after
 // the turn's effects and outside r.wg (Done waits for an Open at most
-// realtimeRequestTimeout, as for one on a goroutine of its own).
+// Timeouts.Connect, as for one on a goroutine of its own).
 func (r *Runner) nextOpen() *reporter {
 	opens := r.sh.opens
 	if len(opens) == 0 {

@@ -60,7 +60,7 @@ func RenewalFailure(err error) reconnect.Failure {
 }
 
 // startRenewal runs Options.RenewToken for renewal c on a goroutine of its
-// own, with a context done after realtimeRequestTimeout (the engine's
+// own, with a context done after Timeouts.Renewal (the engine's
 // renew-token timer, RSA4c) or when the runner stops and carrying c's ID
 // (CheckIDFrom), and feeds its answer with c's ID: Up for nil, else the
 // error's RenewalFailure. r.mu is held (see publish).
@@ -69,7 +69,7 @@ func (r *Runner) startRenewal(c check) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		ctx, cancel := context.WithTimeout(context.WithValue(r.set.ctx, checkIDKey{}, c.id), r.set.timeouts.RealtimeRequest)
+		ctx, cancel := context.WithTimeout(context.WithValue(r.set.ctx, checkIDKey{}, c.id), r.set.timeouts.Renewal)
 		err := r.runRenewal(fn, ctx)
 		cancel()
 		ev := engine.Event{Kind: engine.EventTokenRenewal, Check: c.id, Up: err == nil, Failure: RenewalFailure(err)}

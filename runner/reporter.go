@@ -65,7 +65,7 @@ func (rp Reporter) ConnectedWith(d engine.Details, f reconnect.Failure) {
 // already raised, it is one atomic load (no clock read, no lock, no
 // event, no allocation: about a nanosecond). While the engine's idle
 // timer runs, the runner samples the flag every sampling period δ (the
-// idle limit D = maxIdleInterval + realtimeRequestTimeout divided by 8,
+// idle limit D, maxIdleInterval + Timeouts.IdleSlack or Config.IdleLimit, divided by 8,
 // at least 10 ms, at most D) and takes the time of the last sample that
 // found it raised as the last activity (see "Liveness" in the package
 // doc). So a transport whose last message came at L is disconnected no

@@ -38,9 +38,9 @@ type Options struct {
 	// Config.CanRenewToken: after a token error (a Failure of kind
 	// reconnect.FailureToken, RTN14b, RTN15h) the engine asks for one
 	// renewal and the runner calls RenewToken on a goroutine of its own,
-	// with a context done after Config.Timeouts.RealtimeRequest
-	// (realtimeRequestTimeout, RSA4c) or when the runner stops, carrying
-	// the renewal's ID (CheckIDFrom). It returns nil once the SDK holds
+	// with a context done after Config.Timeouts.Renewal
+	// (realtimeRequestTimeout unless set, RSA4c) or when the runner
+	// stops, carrying the renewal's ID (CheckIDFrom). It returns nil once the SDK holds
 	// the new token, which the next transports use: the runner then
 	// connects again at once. An error is a renewal that failed, mapped
 	// by RenewalFailure: a *StatusError with Status 403 in its chain makes
@@ -156,7 +156,7 @@ func New(ctx context.Context, o Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{done: make(chan struct{})}
-	r.set = settings{ctx: ctx, timeouts: cfg.Timeouts, dialer: o.Dialer, checkNet: o.CheckConnectivity,
+	r.set = settings{ctx: ctx, timeouts: cfg.Timeouts.WithDefaults(), dialer: o.Dialer, checkNet: o.CheckConnectivity,
 		checkWS: o.CheckWebSocket, renew: o.RenewToken, onChange: o.OnStateChange, onPanic: o.OnPanic, inline: o.Inline,
 		effectsFn: r.runEffects, openFn: r.openNext}
 	if r.set.checkWS == nil { // never called: the policy asks for no websocket check
@@ -180,7 +180,7 @@ func (r *Runner) Connect() { r.post(engine.Event{Kind: engine.EventConnect}) }
 // Close asks to close (RTN12): a connected connection goes CLOSING, the
 // runner calls RequestClose on the active transport, and the connection
 // goes CLOSED when the transport reports Closed (or after
-// realtimeRequestTimeout); a connecting one goes CLOSING and lets its
+// Config.Timeouts.Closing); a connecting one goes CLOSING and lets its
 // transports in flight finish, calling RequestClose on the one that
 // connects (RTN12f; CLOSED at once under PolicyWebSocketCheck); an
 // INITIALIZED, DISCONNECTED or SUSPENDED one goes CLOSED at once, and a
@@ -251,7 +251,7 @@ func (r *Runner) Preference() reconnect.Preference {
 // Done also waits for every Dialer.Open still running when the runner
 // stopped (its context is done by then, and the runner closes the
 // transport it returns as soon as it returns), but at most
-// Config.Timeouts.RealtimeRequest (realtimeRequestTimeout): an Open that
+// Config.Timeouts.Connect (realtimeRequestTimeout unless set): an Open that
 // ignores its context and blocks longer does not hold Done, and its
 // transport is closed when it returns, after Done.
 func (r *Runner) Done() <-chan struct{} { return r.done }
@@ -278,13 +278,13 @@ func (r *Runner) shutdown() {
 	// The stop gave up every transport whose Open is still running; a
 	// well-behaved Open returns soon (its context is done) and its
 	// transport is closed then. Wait for those, but never longer than
-	// realtimeRequestTimeout: an Open that ignores its context does not
+	// the connect timeout: an Open that ignores its context does not
 	// hold Done.
 	r.mu.Lock()
 	end := r.sh.opening.ended()
 	r.mu.Unlock()
 	if end != nil {
-		t := time.NewTimer(r.set.timeouts.RealtimeRequest)
+		t := time.NewTimer(r.set.timeouts.Connect)
 		select {
 		case <-end:
 		case <-t.C:

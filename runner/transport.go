@@ -8,7 +8,11 @@ import (
 )
 
 // OpenRequest says which transport to open: a transport of kind Kind to
-// Host, in Mode. ID names it in the engine's actions and in logs; IDs are
+// Host, in Mode. Host is a host of Config.Endpoint as configured (lowered):
+// outside Ably's preset it may be one label or carry a port
+// ("realtime", "rt.example.com:8443", "[::1]:8080"; see
+// reconnect.ResolveHosts), so a Dialer that builds a URL adds its default
+// port only when Host has none (net.SplitHostPort). ID names it in the engine's actions and in logs; IDs are
 // 1, 2, 3, … in the order the runner opens transports.
 type OpenRequest struct {
 	ID   engine.TransportID
@@ -45,7 +49,7 @@ type Dialer interface {
 	// connect timeout ran out, or the runner stopped), it calls Close on
 	// whatever Open returns, as soon as it returns. Runner.Done waits for
 	// an Open still running when the runner stops, at most
-	// realtimeRequestTimeout.
+	// Config.Timeouts.Connect (realtimeRequestTimeout unless set).
 	Open(ctx context.Context, req OpenRequest, report Reporter) Transport
 }
 
@@ -64,8 +68,9 @@ type Transport interface {
 	// server's CLOSED arrives or the connection ends, reports Closed. The
 	// runner calls it once, on the active transport, when the connection
 	// enters CLOSING. A transport with nothing to send (a server that
-	// closes by itself) may do nothing: realtimeRequestTimeout later the
-	// runner closes the transport anyway.
+	// closes by itself) may do nothing: Config.Timeouts.Closing
+	// (realtimeRequestTimeout unless set) later the runner closes the
+	// transport anyway.
 	RequestClose()
 	// Close closes the transport at once and releases everything it holds
 	// (sockets, requests, goroutines). The runner calls it exactly once,

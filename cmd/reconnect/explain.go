@@ -145,7 +145,7 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 		fmt.Fprintln(w, "no draws pinned: every draw is 0 (the longest RTB1 delay, the first host in order)")
 	}
 	before := "initialized"
-	n := &noter{canRenew: c.CanRenewToken}
+	n := &noter{canRenew: c.CanRenewToken, slackMs: c.IdleSlackMs, renewalMs: c.RenewalTimeoutMs, limitMs: c.IdleLimitMs}
 	for i, st := range res {
 		step := in.Steps[i]
 		change := ""

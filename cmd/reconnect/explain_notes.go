@@ -21,9 +21,21 @@ const realtimeRequestTimeoutMs = 10000
 // noter keeps what the notes of later steps need.
 type noter struct {
 	canRenew bool
-	active   string // the active transport, "T3", or ""
-	idleMs   int64  // maxIdleInterval of the active transport's last CONNECTED
-	lastAct  int64  // the time of the last activity recorded (or of the activation), in ms
+	// slackMs and renewalMs are the scenario's idleSlack and
+	// renewalTimeout (0: realtimeRequestTimeout), limitMs its client-side
+	// idleLimit (0: none).
+	slackMs, renewalMs, limitMs int64
+	active                      string // the active transport, "T3", or ""
+	idleMs                      int64  // maxIdleInterval of the active transport's last CONNECTED
+	lastAct                     int64  // the time of the last activity recorded (or of the activation), in ms
+}
+
+// slack returns the idle slack, in ms, and its name in the notes.
+func (n *noter) slack() (int64, string) {
+	if n.slackMs > 0 {
+		return n.slackMs, "idleSlack"
+	}
+	return realtimeRequestTimeoutMs, "realtimeRequestTimeout"
 }
 
 // fields returns the fields of a step's event after its kind and name
@@ -56,9 +68,12 @@ func (n *noter) detailNotes(opts map[string]string, acts []string) []string {
 	var out []string
 	if v, ok := opts["maxIdleInterval"]; ok {
 		m, _ := strconv.ParseInt(v, 10, 64)
-		if m > 0 && hasAction(acts, "timer idle ") {
-			out = append(out, fmt.Sprintf("maxIdleInterval %d ms: the idle limit is %d + %d = %d ms of silence, timed from now (RTN23a)", m, m, realtimeRequestTimeoutMs, m+realtimeRequestTimeoutMs))
+		if s, _ := n.slack(); m > 0 && hasAction(acts, "timer idle ") {
+			out = append(out, fmt.Sprintf("maxIdleInterval %d ms: the idle limit is %d + %d = %d ms of silence, timed from now (RTN23a)", m, m, s, m+s))
 		}
+	}
+	if m, _ := strconv.ParseInt(opts["maxIdleInterval"], 10, 64); m <= 0 && n.limitMs > 0 && hasAction(acts, "timer idle ") {
+		out = append(out, fmt.Sprintf("no maxIdleInterval (or 0): the client-side idle limit, idleLimit %d ms of silence, timed from now (the server's maxIdleInterval would win: RTN21)", n.limitMs))
 	}
 	if !hasAction(acts, "timer idle ") {
 		if m, _ := strconv.ParseInt(opts["maxIdleInterval"], 10, 64); m <= 0 {
@@ -118,16 +133,26 @@ func (n *noter) notes(atMs int64, event string, acts []string, before, after str
 		switch name {
 		case "idle":
 			switch {
+			case hasAction(acts, "timer idle ") && n.idleMs <= 0:
+				out = append(out, fmt.Sprintf("activity since the idle timer started (the last at %d ms): it starts again, due idleLimit %d ms after it", n.lastAct, n.limitMs))
 			case hasAction(acts, "timer idle "):
-				out = append(out, fmt.Sprintf("activity since the idle timer started (the last at %d ms): it starts again, due %d + %d ms after it", n.lastAct, n.idleMs, realtimeRequestTimeoutMs))
+				s, _ := n.slack()
+				out = append(out, fmt.Sprintf("activity since the idle timer started (the last at %d ms): it starts again, due %d + %d ms after it", n.lastAct, n.idleMs, s))
+			case hasAction(acts, "dispose ") && n.idleMs <= 0:
+				out = append(out, fmt.Sprintf("no activity for idleLimit, the client-side idle limit (%d ms): the transport is lost as a drop with a timeout (RTN23a, RTN15a)", n.limitMs))
 			case hasAction(acts, "dispose "):
-				out = append(out, fmt.Sprintf("no activity for maxIdleInterval + realtimeRequestTimeout (%d ms): the transport is lost as a drop with a timeout (RTN23a, RTN15a)", n.idleMs+realtimeRequestTimeoutMs))
+				s, name := n.slack()
+				out = append(out, fmt.Sprintf("no activity for maxIdleInterval + %s (%d ms): the transport is lost as a drop with a timeout (RTN23a, RTN15a)", name, n.idleMs+s))
 			case before == "closing":
 				out = append(out, "in CLOSING the idle timer does nothing (the close timer bounds CLOSING)")
 			}
 		case "renew-token":
 			if len(acts) > 0 {
-				out = append(out, "no answer to the token renewal within realtimeRequestTimeout: it failed with a timeout (RSA4c)")
+				within := "realtimeRequestTimeout"
+				if n.renewalMs > 0 {
+					within = fmt.Sprintf("renewalTimeout (%d ms)", n.renewalMs)
+				}
+				out = append(out, "no answer to the token renewal within "+within+": it failed with a timeout (RSA4c)")
 			}
 		}
 	case "token":

@@ -178,7 +178,47 @@ function invalidAsASet(endpoint, environment, restHost, realtimeHost, useDefault
   if (fallbackHosts !== undefined && useDefault) throw new OptionError("fallbackHostsUseDefault", "fallbackHosts and fallbackHostsUseDefault cannot be combined");
 }
 
+// A port: a decimal number from 1 to 65535 without leading zeros.
+const validPort = (p) => /^[1-9][0-9]{0,4}$/.test(p) && Number(p) <= 65535;
+
+// checkOwnHost: without Ably's preset a host may be followed by ":port",
+// an IPv6 address then in brackets ("[::1]:8080"); anything else is a host
+// as checkHost says (one label included).
+function checkOwnHost(field, h) {
+  const bracketed = /^\[([^\]]*)\]:([0-9]+)$/.exec(h);
+  const named = /^([^:[\]]+):([0-9]+)$/.exec(h);
+  const m = bracketed ?? named;
+  if (!m) return checkHost(field, h);
+  if (!validPort(m[2])) throw new OptionError(field, `${JSON.stringify(h)} has a port outside 1–65535 or with a leading zero`);
+  if (bracketed && !isIPv6(m[1])) throw new OptionError(field, `${JSON.stringify(h)} holds brackets around no IPv6 address`);
+  if (named) checkHost(field, m[1]);
+  return asciiLower(h);
+}
+
+// The service's own hosts (ably false): endpoint is the primary host and
+// fallbackHosts the fallback hosts; Ably's options are refused, naming the
+// first given (environment, restHost, realtimeHost, fallbackHostsUseDefault).
+function resolveOwnHosts({ endpoint = "", environment = "", restHost = "", realtimeHost = "", fallbackHostsUseDefault = false, fallbackHosts }) {
+  for (const [field, given] of [["environment", environment], ["restHost", restHost], ["realtimeHost", realtimeHost], ["fallbackHostsUseDefault", fallbackHostsUseDefault]]) {
+    if (given) throw new OptionError(field, `${field} is Ably's option and needs Ably's preset`);
+  }
+  if (!endpoint) throw new OptionError("endpoint", "endpoint is required");
+  if (asciiLower(endpoint).startsWith("nonprod:") && !/^[^:]+:[0-9]+$/.test(endpoint)) throw new OptionError("endpoint", "a routing policy needs Ably's preset");
+  const primary = checkOwnHost("endpoint", endpoint);
+  const listed = new Set(); // lowered: a host listed twice in any case is refused
+  const fallbacks = (fallbackHosts ?? []).map((h, i) => {
+    const host = checkOwnHost(`fallbackHosts[${i}]`, h);
+    if (listed.has(host)) throw new OptionError(`fallbackHosts[${i}]`, `${JSON.stringify(h)} is listed twice`);
+    listed.add(host);
+    return host;
+  });
+  return { primary, fallbacks };
+}
+
+// resolveHosts: Ably's rules (REC1, REC2), or the service's own hosts
+// when ably is false.
 export function resolveHosts({ endpoint = "", environment = "", restHost = "", realtimeHost = "", fallbackHostsUseDefault = false, fallbackHosts }) {
+  if (arguments[0].ably === false) return resolveOwnHosts(arguments[0]);
   let hosts;
   const ep = asciiLower(endpoint);
   invalidAsASet(endpoint, environment, restHost, realtimeHost, fallbackHostsUseDefault, fallbackHosts);

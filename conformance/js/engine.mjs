@@ -32,6 +32,13 @@ export const DEFAULTS = {
   retrySpread: 0,
   suspendedSpread: 0,
   canRenewToken: false,
+  // The jobs of realtimeRequestTimeout (0 means it) and the client-side
+  // idle limit (0 means none).
+  connectTimeoutMs: 0,
+  idleSlackMs: 0,
+  closingTimeoutMs: 0,
+  renewalTimeoutMs: 0,
+  idleLimitMs: 0,
 };
 
 // The wall clock at atMs 0 (the scenarios' `clock`).
@@ -71,6 +78,9 @@ export class Engine {
   constructor(config, draws, lib) {
     this.lib = lib;
     this.cfg = { ...DEFAULTS, ...config };
+    for (const job of ["connectTimeoutMs", "idleSlackMs", "closingTimeoutMs", "renewalTimeoutMs"]) {
+      if (!(this.cfg[job] > 0)) this.cfg[job] = this.cfg.realtimeRequestTimeoutMs;
+    }
     const opts = { endpoint: this.cfg.endpoint };
     if (config.fallbackHosts !== undefined) opts.fallbackHosts = config.fallbackHosts;
     const hosts = lib.resolveHosts(opts);
@@ -204,7 +214,7 @@ export class Engine {
     const t = { id: this.nextTransport++, kind, host, mode, role, status: "opening" };
     this.slots[this.slots.indexOf(null)] = t;
     this.emit(`open T${t.id} ${kind} ${host} ${mode}`);
-    this.startTimerMs(`connect T${t.id}`, this.cfg.realtimeRequestTimeoutMs);
+    this.startTimerMs(`connect T${t.id}`, this.cfg.connectTimeoutMs);
     return t;
   }
   openFlow(kind, hostIndex) {
@@ -282,7 +292,7 @@ export class Engine {
     if (this.renewFirst) return this.renewBeforeAttempt();
     const redirect = this.redirectPending && this.maxFallbacks > 0;
     this.redirectPending = false;
-    if (this.wc) this.startTimerMs("attempt", this.cfg.giveUpTimeoutMs + this.cfg.realtimeRequestTimeoutMs);
+    if (this.wc) this.startTimerMs("attempt", this.cfg.giveUpTimeoutMs + this.cfg.connectTimeoutMs);
     if (this.wc && this.cfg.webSocket) {
       if (redirect) {
         this.startWatchTimers();
@@ -419,7 +429,7 @@ export class Engine {
       this.cancelAttemptTimers();
       this.cancelTimer("flap-hold");
       this.setState("closing", "close-requested");
-      this.startTimerMs("close", this.cfg.realtimeRequestTimeoutMs);
+      this.startTimerMs("close", this.cfg.closingTimeoutMs);
     } else if (this.state === "connecting") {
       this.closeWhileConnecting();
     } else if (["initialized", "disconnected", "suspended"].includes(this.state)) {
@@ -890,7 +900,7 @@ export class Engine {
     this.emit(`activate T${t.id}`);
     t.status = "active";
     this.disposeAll(t);
-    this.startTimerMs("close", this.cfg.realtimeRequestTimeoutMs);
+    this.startTimerMs("close", this.cfg.closingTimeoutMs);
   }
 }
 
@@ -954,8 +964,14 @@ Object.assign(Engine.prototype, {
   update(reason, error) {
     this.emit(`update ${reason}` + (error ? ` error=${error.text}` : ""));
   },
+  // The idle limit: the server's maxIdleInterval plus idleSlack, else the
+  // client-side idleLimit (the server's value wins, RTN21); 0: none.
+  idleLimitNs() {
+    return this.maxIdleNs > 0n ? this.maxIdleNs + nsOfMs(this.cfg.idleSlackMs) : nsOfMs(this.cfg.idleLimitMs);
+  },
   armIdle() {
-    if (this.maxIdleNs > 0n) this.startTimer("idle", this.maxIdleNs + nsOfMs(this.cfg.realtimeRequestTimeoutMs));
+    if (this.maxIdleNs > 0n) this.startTimer("idle", this.maxIdleNs + nsOfMs(this.cfg.idleSlackMs));
+    else if (this.cfg.idleLimitMs > 0) this.startTimer("idle", nsOfMs(this.cfg.idleLimitMs));
     else this.cancelTimer("idle");
   },
   // Block 13: a later CONNECTED on the active transport.
@@ -972,8 +988,8 @@ Object.assign(Engine.prototype, {
   },
   onIdleTimer() {
     const a = this.active();
-    if (this.state !== "connected" || !a || this.maxIdleNs <= 0n) return;
-    const limit = this.maxIdleNs + nsOfMs(this.cfg.realtimeRequestTimeoutMs);
+    const limit = this.idleLimitNs();
+    if (this.state !== "connected" || !a || limit <= 0n) return;
     const quiet = this.nowNs - this.lastActivityNs;
     if (quiet < limit) return this.startTimer("idle", limit - quiet);
     this.drop(a, parseFailure("timeout"));
@@ -1005,7 +1021,7 @@ Object.assign(Engine.prototype, {
   askRenewal() {
     this.attempt.renewal = this.newCheck();
     this.emit(`renew-token C${this.attempt.renewal}`);
-    this.startTimerMs("renew-token", this.cfg.realtimeRequestTimeoutMs);
+    this.startTimerMs("renew-token", this.cfg.renewalTimeoutMs);
   },
   // Block 15.
   onTokenAnswer(id, renewed, f) {

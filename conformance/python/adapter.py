@@ -16,6 +16,7 @@ Each spec point is one short function below; the protocol loop is at the end.
 import json
 import math
 import os
+import re
 import sys
 from fractions import Fraction
 
@@ -405,6 +406,57 @@ def resolve_hosts(endpoint, environment, fallback_hosts_set, fallback_hosts,
     return primary, fallbacks
 
 
+OWN_BRACKETED = re.compile(r"\[([^\]]*)\]:([0-9]+)")
+OWN_NAMED = re.compile(r"([^:\[\]]+):([0-9]+)")
+
+
+def valid_port(port):
+    """A decimal number from 1 to 65535 without leading zeros."""
+    return (port.isascii() and port.isdigit() and not port.startswith("0")
+            and len(port) <= 5 and int(port) <= 65535)
+
+
+def valid_own_host(h):
+    """Without Ably's preset: a host as valid_host says (one label
+    included), optionally followed by ':port', an IPv6 address then in
+    brackets ('[::1]:8080')."""
+    m = OWN_BRACKETED.fullmatch(h)
+    if m:
+        return valid_ipv6(m.group(1)) and valid_port(m.group(2))
+    m = OWN_NAMED.fullmatch(h)
+    if m:
+        return valid_host(m.group(1)) and valid_port(m.group(2))
+    return valid_host(h)
+
+
+def resolve_own_hosts(endpoint, environment, fallback_hosts_set, fallback_hosts,
+                      rest_host="", realtime_host="", use_default=False):
+    """The service's own hosts (ably false): endpoint is the primary host,
+    fallbackHosts the fallback hosts; Ably's options are refused, naming
+    the first given."""
+    for field, given in (("environment", environment), ("restHost", rest_host),
+                         ("realtimeHost", realtime_host), ("fallbackHostsUseDefault", use_default)):
+        if given:
+            raise FieldError(field, f"{field} is Ably's option and needs Ably's preset")
+    if not endpoint:
+        raise FieldError("endpoint", "endpoint is required")
+    if ascii_lower(endpoint).startswith("nonprod:") and not OWN_NAMED.fullmatch(endpoint):
+        raise FieldError("endpoint", "a routing policy needs Ably's preset")
+    if not isinstance(endpoint, str) or not valid_own_host(endpoint):
+        raise FieldError("endpoint", f"endpoint: {endpoint!r} is not a host (and port)")
+    fallbacks, seen = [], set()
+    for i, host in enumerate((fallback_hosts or []) if fallback_hosts_set else []):
+        field = f"fallbackHosts[{i}]"
+        if not isinstance(host, str) or not valid_own_host(host):
+            raise FieldError(field, f"{field}: {host!r} is not a host (and port)")
+        lowered = ascii_lower(host)
+        if lowered in seen:
+            raise FieldError(field, f"{field}: {host!r} is a duplicate")
+        seen.add(lowered)
+        fallbacks.append(lowered)
+    return ascii_lower(endpoint), fallbacks
+
+
 QUALIFYING_ALWAYS = {"dns", "unreachable", "refused", "timeout"}
 OWS = " \t"  # HTTP's optional white space
 
@@ -484,7 +536,8 @@ def hosts_resolve(inp):
     # The harness sends fallbackHosts exactly when the option is set (the
     # fixture's fallbackHostsSet); an empty list disables fallback.
     fallback_hosts_set = inp.get("fallbackHostsSet", "fallbackHosts" in inp)
-    primary, fallbacks = resolve_hosts(inp.get("endpoint", ""), inp.get("environment", ""),
+    resolve = resolve_own_hosts if inp.get("ably") is False else resolve_hosts
+    primary, fallbacks = resolve(inp.get("endpoint", ""), inp.get("environment", ""),
                                        fallback_hosts_set, inp.get("fallbackHosts"),
                                        inp.get("restHost", ""), inp.get("realtimeHost", ""),
                                        inp.get("fallbackHostsUseDefault", False) is True)

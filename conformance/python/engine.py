@@ -45,6 +45,13 @@ DEFAULTS = {
     "suspendedSpread": 0,
     "webSocket": True,
     "canRenewToken": False,
+    # The jobs of realtimeRequestTimeout (0 means it) and the client-side
+    # idle limit (0 means none).
+    "connectTimeoutMs": 0,
+    "idleSlackMs": 0,
+    "closingTimeoutMs": 0,
+    "renewalTimeoutMs": 0,
+    "idleLimitMs": 0,
 }
 EPOCH_UNIX_MS = 1767225600000  # atMs 0: 2026-01-01T00:00:00Z
 
@@ -161,6 +168,13 @@ class Engine:
         self.draws = list(draws)
 
         self.rrt = ms_ns(c["realtimeRequestTimeoutMs"])
+        # Each job of realtimeRequestTimeout: its own value above 0, else it.
+        job = lambda k: ms_ns(c[k]) if c[k] > 0 else self.rrt
+        self.connect_timeout = job("connectTimeoutMs")
+        self.idle_slack = job("idleSlackMs")
+        self.closing_timeout = job("closingTimeoutMs")
+        self.renewal_timeout = job("renewalTimeoutMs")
+        self.idle_limit = ms_ns(c["idleLimitMs"]) if c["idleLimitMs"] > 0 else 0
         self.hrt = ms_ns(c["httpRequestTimeoutMs"])
         self.slow = ms_ns(c["slowTimeoutMs"])
         self.give_up = ms_ns(c["giveUpTimeoutMs"])
@@ -241,7 +255,7 @@ class Engine:
         self.slots[self.slots.index(None)] = t  # the lowest free slot
         self.transports = [x for x in self.slots if x is not None]
         self.emit(f"open T{t.id} {t.kind} {t.host} {t.mode}")
-        self.emit(f"timer connect T{t.id} at={fmt_ms(self.now + self.rrt)}")
+        self.emit(f"timer connect T{t.id} at={fmt_ms(self.now + self.connect_timeout)}")
         return t
 
     def open_flow(self, kind, host_index):
@@ -394,7 +408,7 @@ class Engine:
         if change:
             self.set_state("connecting", reason)
         if self.policy == WC:
-            self.start_timer("attempt", self.give_up + self.rrt)
+            self.start_timer("attempt", self.give_up + self.connect_timeout)
         if self.policy == WC and self.ws:
             if redirect:
                 self.start_timer("websocket-slow", self.slow)
@@ -512,7 +526,7 @@ class Engine:
             self.cancel_timer("flap-hold")
             self.att = Attempt()
             self.set_state("closing", "close-requested")
-            self.start_timer("close", self.rrt)
+            self.start_timer("close", self.closing_timeout)
         elif self.state == "connecting":
             self.close_while_connecting()
         elif self.state in ("initialized", "disconnected", "suspended"):
@@ -1023,9 +1037,17 @@ class Engine:
     def update(self, reason, error):
         self.emit(f"update {reason}" + (f" error={error}" if error is not None else ""))
 
-    def arm_idle(self):
+    def current_idle_limit(self):
+        """The server's maxIdleInterval plus idleSlack, else the client-side
+        idleLimit (the server's value wins, RTN21); 0: none."""
         if self.max_idle > 0:
-            self.start_timer("idle", self.max_idle + self.rrt)
+            return self.max_idle + self.idle_slack
+        return self.idle_limit
+
+    def arm_idle(self):
+        limit = self.current_idle_limit()
+        if limit > 0:
+            self.start_timer("idle", limit)
         else:
             self.cancel_timer("idle")
 
@@ -1051,9 +1073,9 @@ class Engine:
 
     def timer_idle(self):
         a = self.active()
-        if self.state != "connected" or a is None or self.max_idle <= 0:
+        limit = self.current_idle_limit()
+        if self.state != "connected" or a is None or limit <= 0:
             return
-        limit = self.max_idle + self.rrt
         quiet = self.now - self.last_activity
         if quiet < limit:
             self.start_timer("idle", limit - quiet)
@@ -1099,7 +1121,7 @@ class Engine:
         self.next_check += 1
         self.att.renewal = cid
         self.emit(f"renew-token C{cid}")
-        self.start_timer("renew-token", self.rrt)
+        self.start_timer("renew-token", self.renewal_timeout)
 
     def on_token(self, words):
         """Block 15: the renewal's answer."""
@@ -1156,7 +1178,7 @@ class Engine:
         t.status = "active"
         self.emit(f"activate T{t.id}")
         self.dispose_all(keep=t)
-        self.start_timer("close", self.rrt)
+        self.start_timer("close", self.closing_timeout)
 
 
 class Details:

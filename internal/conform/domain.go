@@ -17,6 +17,7 @@ const (
 	DecisionUnreachable      = "setTransportPending combinations no connection manager produces get the rules' answer"
 	DecisionShortCircuitLE0  = "a short-circuit timeout <= 0 means the default 2000 ms"
 	DecisionDrawOutsideUnit  = "a host-order draw outside [0, 1) is clamped into it, NaN as 0"
+	DecisionOwnHosts         = "outside Ably's preset (ably false) the options name the service's own hosts: one label, or a host and a port"
 	DecisionHostValidation   = "endpoint options that cannot name a host are rejected, naming the option"
 	DecisionHostCase         = "host names and routing policy ids are case-insensitive: lowered, and compared lowered"
 	DecisionBodyUnicode      = "only ASCII white space is trimmed around the connectivity answer"
@@ -79,6 +80,9 @@ var domainRules = []domainRule{
 			}
 		}
 		return false
+	}},
+	{DecisionOwnHosts, []string{"resolveHosts"}, func(in, _ map[string]any) bool {
+		return in["ably"] == false
 	}},
 	{DecisionHostValidation, []string{"resolveHosts"}, func(in, ex map[string]any) bool {
 		_, isErr := ex["error"]

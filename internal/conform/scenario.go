@@ -42,6 +42,13 @@ type ScenarioKnobs struct {
 	RetrySpread          float64   `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
+	// The jobs of realtimeRequestTimeout (0 means it) and the
+	// client-side idle limit (0 means none).
+	ConnectTimeoutMs int64 `json:"connectTimeoutMs,omitempty"`
+	IdleSlackMs      int64 `json:"idleSlackMs,omitempty"`
+	ClosingTimeoutMs int64 `json:"closingTimeoutMs,omitempty"`
+	RenewalTimeoutMs int64 `json:"renewalTimeoutMs,omitempty"`
+	IdleLimitMs      int64 `json:"idleLimitMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -73,6 +80,10 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	}
 	cfg.RememberTransport = k.RememberTransport
 	cfg.CanRenewToken = k.CanRenewToken
+	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+	cfg.Timeouts.Connect, cfg.Timeouts.IdleSlack = ms(k.ConnectTimeoutMs), ms(k.IdleSlackMs)
+	cfg.Timeouts.Closing, cfg.Timeouts.Renewal = ms(k.ClosingTimeoutMs), ms(k.RenewalTimeoutMs)
+	cfg.IdleLimit = ms(k.IdleLimitMs)
 	switch k.Policy {
 	case "", "websocket-first":
 	case "http-first":

@@ -94,6 +94,10 @@ type fnInput struct {
 	MaxFallbacks       int        `json:"maxFallbacks"`
 	Draws              []any      `json:"draws"` // numbers or "NaN", "Infinity", "-Infinity"
 	Steps              []hostStep `json:"steps"`
+
+	// Ably is resolveHosts' preset: absent or true is Ably's rules
+	// (REC1/REC2), false the service's own hosts.
+	Ably *bool `json:"ably"`
 }
 
 type hostStep struct {
@@ -188,7 +192,7 @@ func answer(req Request) (map[string]any, error) {
 		t, m := reconnect.UpgradeAfterActivation(transports[in.Activated], reconnect.Availability{WebSocket: in.WebSocketAvailable, HTTP: true})
 		return map[string]any{"transport": t.String(), "mode": m.String()}, nil
 	case "resolveHosts":
-		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment, Ably: true, // the fixtures are REC1/REC2
+		o := reconnect.EndpointOptions{Endpoint: in.Endpoint, Environment: in.Environment, Ably: in.Ably == nil || *in.Ably,
 			RestHost: in.RestHost, RealtimeHost: in.RealtimeHost, FallbackHostsUseDefault: in.UseDefault}
 		if in.FallbackHosts != nil {
 			o.FallbackHosts = append([]string{}, *in.FallbackHosts...)

@@ -76,7 +76,7 @@ func pins(ids ...string) []string { return ids }
 // Common action templates.
 const (
 	any_        = "…"
-	openConnect = "timer connect T<n> at=<now+realtimeRequestTimeout>"
+	openConnect = "timer connect T<n> at=<now+connectTimeout>"
 	cancelConn  = "cancel connect T<n>"
 	disposeTn   = "dispose T<n>"
 	retryTimer  = "timer retry at=<now+retryIn>"
@@ -119,25 +119,25 @@ var tableRows = []Row{
 	row("WC-START-ws-1", "start", wcP, "any", "any",
 		"websocket-check, websockets available, no RTN17f1 redirect, no remembered HTTP in force: the attempt limit, the slow and give-up timers (before the websocket opens), then the websocket on the primary host",
 		"ably-js 2.28.0 connectionmanager", pins("websocket-check-ably-js-rejected-websocket", "preference-forgotten-when-its-transport-fails", "websocket-check-drop-with-599-reconnects-on-the-primary"),
-		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>",
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+connectTimeout>", "timer websocket-slow at=<now+slow>",
 		"timer websocket-give-up at=<now+giveUp>", "open T<n> websocket <host> <mode>", openConnect, any_),
 	row("WC-START-remembered-http-2", "start", wcP, "any", "any",
 		"websocket-check with a remembered HTTP in force at the wall clock: the attempt limit, the websocket check in the background (when websockets are available), HTTP; no slow or give-up timer",
 		"transport preference; ably-js 2.28.0", pins("preference-remembered-http-returns-to-websocket", "preference-http-remembered-after-a-drop", "preference-in-force-one-millisecond-before-its-ttl"),
-		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "check-websocket C<n>", "open T<n> http <host> <mode>", openConnect, any_),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+connectTimeout>", "check-websocket C<n>", "open T<n> http <host> <mode>", openConnect, any_),
 	row("WC-START-redirect-3", "start", wcP, "any", "any",
 		"websocket-check with an RTN17f1 redirect pending and a fallback host: the attempt limit, the slow and give-up timers, then the connectivity check; its up opens the websocket on the first fallback host (ALL-CONNECTING-connectivity-1)",
 		"RTN17f1; ably-js 2.28.0", pins("websocket-check-disconnected-503-before-connected-goes-to-a-fallback-host", "websocket-check-504-before-connected-goes-to-a-fallback-host"),
-		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>",
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+connectTimeout>", "timer websocket-slow at=<now+slow>",
 		"timer websocket-give-up at=<now+giveUp>", "check C<n>", "timer connectivity-check at=<now+httpRequestTimeout>", any_),
 	row("WC-START-http-only-4", "start", wcP, "any", "any",
 		"websocket-check without websockets: the attempt limit, then HTTP walks the hosts as under the other policies (no slow or give-up timer)",
 		"ably-js 2.28.0", pins("websocket-check-http-only"),
-		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "open T<n> http <host> <mode>", openConnect, any_),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+connectTimeout>", "open T<n> http <host> <mode>", openConnect, any_),
 	row("WC-START-expired-preference-5", "start", wcP, "any", "any",
 		"a remembered transport whose time plus preferenceTtl (24 h) is not after the wall clock is not in force: the policy's own start (WC-START-ws-1)",
 		"transport preference: in force", pins("preference-expired-at-its-ttl"),
-		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+realtimeRequestTimeout>", "timer websocket-slow at=<now+slow>", any_),
+		any_, "state <from> connecting <reason>", "timer attempt at=<now+giveUp+connectTimeout>", "timer websocket-slow at=<now+slow>", any_),
 
 	row("ALL-START-mode-clean-1", "start", allP, "any", "any",
 		"the connection has not been CONNECTED since the last connect from INITIALIZED, CLOSED, FAILED or CLOSING: every transport of the attempt opens in mode clean (retries and connect-now included)",
@@ -166,7 +166,7 @@ var tableRows = []Row{
 	row("ALL-CONNECTED-close-1", "requests", allP, "connected", "close",
 		"every transport but the active one is disposed, the attempt timers and the flap-hold timer are cancelled, CLOSING, then the close timer; entering CLOSING is the SDK's cue to send CLOSE",
 		"RTN12, RTN12a", pins("close-from-connected", "flapping-close-cancels-the-hold"),
-		any_, "state connected closing close-requested", "timer close at=<now+realtimeRequestTimeout>"),
+		any_, "state connected closing close-requested", "timer close at=<now+closingTimeout>"),
 	row("ALL-DISCONNECTED-close-1", "requests", allP, "initialized|disconnected|suspended", "close",
 		"no transport is active or in flight: everything stops (every timer cancelled, the retry included), CLOSED at once; from INITIALIZED too (the spec names no state for it; nothing is open)",
 		"RTN12d", pins("close-from-initialized", "close-from-disconnected-then-connect-afresh", "close-from-suspended", "close-then-connect-counts-from-one-http-first", "websocket-check-close-in-every-state"),
@@ -190,13 +190,13 @@ var tableRows = []Row{
 		"RTN12, RTN12c", pins("close-from-connected", "flapping-close-cancels-the-hold", "close-from-connecting"),
 		disposeTn, any_, "cancel close", "state closing closed closed"),
 	row("ALL-CLOSING-timer-close-1", "requests", allP, "closing", "timer close",
-		"realtimeRequestTimeout without the close completing: every transport disposed, CLOSED",
+		"closingTimeout (realtimeRequestTimeout unless set) without the close completing: every transport disposed, CLOSED",
 		"RTN12b", pins("close-from-connected-times-out", "close-while-connecting-the-other-transport-connects"),
 		disposeTn, any_, "state closing closed closed"),
 	row("WH-CLOSING-connected-1", "requests", wfhf, "closing", "connected T<n>",
 		"a transport of the attempt a close interrupted receives CONNECTED (RTN12f: \"then do as specified in RTN12a\"): its connect timer cancelled, it becomes the active transport (ActionActivateTransport while CLOSING: the SDK sends CLOSE on it), every other transport disposed, the close timer; no state change, no upgrade, the transport preference unchanged. A transport still opening is viable first (its decision may dispose a pending transport before it activates, or discard it: then nothing more)",
 		"RTN12f, RTN12a", pins("close-from-connecting", "close-while-connecting-the-other-transport-connects", "tour-life-websocket-first", "tour-life-http-first"),
-		any_, cancelConn, "activate T<n>", any_, "timer close at=<now+realtimeRequestTimeout>"),
+		any_, cancelConn, "activate T<n>", any_, "timer close at=<now+closingTimeout>"),
 	row("WH-CLOSING-lost-1", "requests", wfhf, "closing", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"a transport of the attempt a close interrupted is lost (or discarded by the setTransportPending rules) while another is still in flight: it is disposed, nothing else",
 		"RTN12f", pins("close-while-connecting-the-other-transport-connects", "close-while-connecting-http-first-both-transports-lost"),

@@ -7,9 +7,9 @@ package rows
 // one policy or more and marked "(one path)".
 
 const (
-	idleTimer   = "timer idle at=<now+maxIdleInterval+realtimeRequestTimeout>"
+	idleTimer   = "timer idle at=<now+maxIdleInterval+idleSlack>"
 	renewAsk    = "renew-token C<n>"
-	renewTimer  = "timer renew-token at=<now+realtimeRequestTimeout>"
+	renewTimer  = "timer renew-token at=<now+renewalTimeout>"
 	tokenEvents = "failed T<n> token / closed T<n> token"
 )
 
@@ -20,15 +20,19 @@ var serverRows = []Row{
 		"RTN21, CD2f", pins("server-connection-state-ttl-replaces-the-option", "server-connection-state-ttl-forgotten-by-a-fresh-connect", "idle-no-timer-without-max-idle-interval"),
 		any_, "activate T<n>", any_, "state connecting connected connected …", any_),
 	row("ALL-CONNECTING-connected-idle-2", "server", allP, "connecting", "connected T<n> <detail> …",
-		"its maxIdleInterval m is above 0: right after the state change (or the update of an upgrade), the idle timer, due m + realtimeRequestTimeout later; 0 or left out: no idle timer",
+		"its maxIdleInterval m is above 0: right after the state change (or the update of an upgrade), the idle timer, due m + idleSlack (realtimeRequestTimeout unless set) later, whatever idleLimit says (RTN21: the server's value wins); 0 or left out: the client-side limit (ALL-CONNECTING-connected-idle-limit-4), else no idle timer",
 		"RTN23a, CD2h", pins("idle-silence-reconnects", "idle-activity-pushes-the-deadline-back", "server-connected-while-connected-is-an-update", "idle-timer-goes-with-its-transport"),
 		any_, "activate T<n>", any_, "state connecting connected connected", idleTimer, any_),
+	row("ALL-CONNECTING-connected-idle-limit-4", "server", allP, "connecting", "connected T<n> …",
+		"the CONNECTED message has no maxIdleInterval (0 or left out) and idleLimit, the client-side idle limit, is above 0: right after the state change (or the update of an upgrade), the idle timer, due idleLimit later (a whole limit: no slack added)",
+		"RTN23a, RTN21; decision: the client-side idle limit", pins("idle-limit-without-max-idle-interval"),
+		any_, "activate T<n>", any_, "state connecting connected connected", "timer idle at=<now+idleLimit>", any_),
 	row("ALL-CONNECTING-connected-error-3", "server", allP, "connecting", "connected T<n> <detail> …",
 		"the CONNECTED message carries an error (a resume or a recovery that failed: a new connection id): CONNECTED carries it, and it becomes LastError (errorReason)",
 		"RTN15c7, RTN16l, RTN4f", pins("server-connected-carries-the-failed-resume-error", "server-connected-carries-the-failed-recovery-error"),
 		any_, "activate T<n>", any_, "state connecting connected connected error=<failure>", any_),
 	row("ALL-CONNECTED-details-1", "server", allP, "connected", "details T<n> …",
-		"a later CONNECTED message on the active transport (a reauthorisation, say): an update (reason details) carrying its error, which becomes LastError; its connectionStateTtl (above 0) replaces the connection's; then the idle timer starts again from now with its maxIdleInterval, or is cancelled when that is 0 or left out",
+		"a later CONNECTED message on the active transport (a reauthorisation, say): an update (reason details) carrying its error, which becomes LastError; its connectionStateTtl (above 0) replaces the connection's; then the idle timer starts again from now with its maxIdleInterval (plus idleSlack), or, when that is 0 or left out, with idleLimit, the client-side limit, or is cancelled when there is none",
 		"RTN24, RTN4h, RTN21", pins("server-connected-while-connected-is-an-update", "server-update-carries-the-messages-error"),
 		"update details …", any_),
 	row("ALL-ANY-details-stale-1", "server", allP, allStates, "details T<n> …",
@@ -40,13 +44,13 @@ var serverRows = []Row{
 		"activity of the active transport: its time is recorded (the step's time, or at= when earlier; an earlier time than the one recorded changes nothing); of any other transport: ignored. Never an action: the idle timer is not restarted by it",
 		"RTN23a; decision: activity is a time", pins("idle-activity-pushes-the-deadline-back", "idle-activity-reported-when-the-timer-fires", "idle-steady-pings-keep-the-connection")),
 	row("ALL-CONNECTED-timer-idle-1", "idle", allP, "connected", "timer idle",
-		"no activity for maxIdleInterval + realtimeRequestTimeout (the deadline reached counts): the transport is lost as a drop with failure timeout (ALL-CONNECTED-drop-1, with its rate limit and the reconnect window)",
+		"no activity for the idle limit, maxIdleInterval + idleSlack or, without a maxIdleInterval, idleLimit (the deadline reached counts): the transport is lost as a drop with failure timeout (ALL-CONNECTED-drop-1, with its rate limit and the reconnect window)",
 		"RTN23a, RTN15", pins("idle-silence-reconnects", "idle-activity-pushes-the-deadline-back", "idle-activity-reported-when-the-timer-fires"),
 		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> error=timeout", any_),
 	row("ALL-CONNECTED-timer-idle-2", "idle", allP, "connected", "timer idle",
-		"activity since the timer started: the timer again, due maxIdleInterval + realtimeRequestTimeout after the last activity",
+		"activity since the timer started: the timer again, due the idle limit (maxIdleInterval + idleSlack, or idleLimit) after the last activity",
 		"RTN23a; decision: activity is a time", pins("idle-activity-pushes-the-deadline-back", "idle-activity-reported-when-the-timer-fires", "idle-steady-pings-keep-the-connection"),
-		"timer idle at=<last-activity+maxIdleInterval+realtimeRequestTimeout>"),
+		"timer idle at=<last-activity+limit>"),
 	row("ALL-CLOSING-timer-idle-3", "idle", allP, "closing", "timer idle",
 		"the idle timer fires while CLOSING: nothing (the close timer bounds CLOSING; CLOSED disposes the transport)",
 		"RTN12, RTN23a", pins("idle-timer-in-closing-does-nothing")),
@@ -93,7 +97,7 @@ var serverRows = []Row{
 		"RSA4d", pins("token-renewal-refused-with-403-fails"),
 		"cancel renew-token", any_, "state connecting failed fatal error=http-status:403"),
 	row("ALL-CONNECTING-timer-renew-token-1", "tokens", allP, "connecting", "timer renew-token",
-		"no answer within realtimeRequestTimeout: the renewal failed with a timeout (ALL-CONNECTING-token-failed-2)",
+		"no answer within renewalTimeout (realtimeRequestTimeout unless set): the renewal failed with a timeout (ALL-CONNECTING-token-failed-2)",
 		"RSA4c", pins("token-renewal-times-out"),
 		any_, "state connecting disconnected|suspended connect-failed retryIn=<retryIn> error=timeout", retryTimer),
 	row("ALL-ANY-token-stale-1", "tokens", allP, allStates, "token C<n> renewed / token C<n> failed <failure>",

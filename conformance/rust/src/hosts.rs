@@ -12,7 +12,7 @@ pub struct FieldError {
     pub message: String,
 }
 
-fn err(field: &str, message: &str) -> FieldError {
+pub fn err(field: &str, message: &str) -> FieldError {
     FieldError {
         field: field.to_string(),
         message: message.to_string(),
@@ -45,7 +45,7 @@ fn is_hex_group(g: &str) -> bool {
     !g.is_empty() && g.len() <= 4 && g.bytes().all(|c| c.is_ascii_hexdigit())
 }
 
-fn is_ipv6(t: &str) -> bool {
+pub fn is_ipv6(t: &str) -> bool {
     if !t.is_ascii() || t.contains("[") || t.contains("%") {
         return false;
     }

@@ -7,6 +7,7 @@ mod events;
 mod generate;
 mod hosts;
 mod json;
+mod ownhosts;
 mod preference;
 mod transport;
 
@@ -116,7 +117,12 @@ fn hosts_area(function: &str, input: &Value) -> Answer {
                     Some(Value::Bool(true))
                 ),
             };
-            match hosts::resolve_hosts_legacy(
+            let resolve = if matches!(input.get("ably"), Some(Value::Bool(false))) {
+                ownhosts::resolve_own_hosts
+            } else {
+                hosts::resolve_hosts_legacy
+            };
+            match resolve(
                 &input.str_of("endpoint"),
                 &input.str_of("environment"),
                 &legacy,
@@ -303,6 +309,11 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    cfg.connect_timeout_ms = c.num_of("connectTimeoutMs");
+    cfg.idle_slack_ms = c.num_of("idleSlackMs");
+    cfg.closing_timeout_ms = c.num_of("closingTimeoutMs");
+    cfg.renewal_timeout_ms = c.num_of("renewalTimeoutMs");
+    cfg.idle_limit_ms = c.num_of("idleLimitMs");
     Ok(cfg)
 }
 

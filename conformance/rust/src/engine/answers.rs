@@ -167,8 +167,8 @@ impl Engine {
         }
         self.max_idle = ns(d.max_idle_ms);
         self.last_activity = self.now;
-        if self.max_idle > 0 {
-            let dur = self.max_idle + self.rrt();
+        let dur = self.idle_limit();
+        if dur > 0 {
             self.start_timer(TimerKind::Idle, dur);
         } else {
             self.cancel_timer(TimerKind::Idle);

@@ -113,7 +113,7 @@ impl Engine {
         let has_fallback = !self.cfg.fallbacks.is_empty();
         let mode = self.mode();
         if self.wc() {
-            let d = ns(self.cfg.give_up_ms) + self.rrt();
+            let d = ns(self.cfg.give_up_ms) + self.job(self.cfg.connect_timeout_ms);
             self.start_timer(TimerKind::Attempt, d);
             if self.cfg.ws {
                 if redirect && has_fallback {
@@ -228,7 +228,7 @@ impl Engine {
         let c = self.new_check();
         self.emit(format!("renew-token C{}", c));
         self.att.renewal = Some(c);
-        let d = self.rrt();
+        let d = self.job(self.cfg.renewal_timeout_ms);
         self.start_timer(TimerKind::RenewToken, d);
     }
 

@@ -30,6 +30,13 @@ pub struct Config {
     pub retry_spread: f64,
     pub suspended_spread: f64,
     pub can_renew_token: bool,
+    /// The jobs of realtimeRequestTimeout (0 means it) and the
+    /// client-side idle limit (0 means none).
+    pub connect_timeout_ms: f64,
+    pub idle_slack_ms: f64,
+    pub closing_timeout_ms: f64,
+    pub renewal_timeout_ms: f64,
+    pub idle_limit_ms: f64,
 }
 
 impl Default for Config {
@@ -63,6 +70,11 @@ impl Default for Config {
             retry_spread: 0.0,
             suspended_spread: 0.0,
             can_renew_token: false,
+            connect_timeout_ms: 0.0,
+            idle_slack_ms: 0.0,
+            closing_timeout_ms: 0.0,
+            renewal_timeout_ms: 0.0,
+            idle_limit_ms: 0.0,
         }
     }
 }

@@ -142,6 +142,27 @@ impl Engine {
         ns(self.cfg.realtime_request_ms)
     }
 
+    /// One job of realtimeRequestTimeout: its own value above 0, else it.
+    pub(crate) fn job(&self, ms: f64) -> i64 {
+        if ms > 0.0 {
+            ns(ms)
+        } else {
+            self.rrt()
+        }
+    }
+
+    /// The idle limit: maxIdleInterval plus idleSlack, else the
+    /// client-side idleLimit (the server's value wins, RTN21); 0: none.
+    pub(crate) fn idle_limit(&self) -> i64 {
+        if self.max_idle > 0 {
+            self.max_idle + self.job(self.cfg.idle_slack_ms)
+        } else if self.cfg.idle_limit_ms > 0.0 {
+            ns(self.cfg.idle_limit_ms)
+        } else {
+            0
+        }
+    }
+
     pub(crate) fn mode(&self) -> &'static str {
         if self.ever_connected {
             "resume"
@@ -252,7 +273,7 @@ impl Engine {
             status: Status::Opening,
             connect_timer: true,
         });
-        let due = self.now.saturating_add(self.rrt());
+        let due = self.now.saturating_add(self.job(self.cfg.connect_timeout_ms));
         self.emit(format!("timer connect T{} at={}", id, ms_text(due)));
         id
     }

@@ -54,7 +54,7 @@ impl Engine {
                 self.cancel_attempt_timers();
                 self.cancel_timer(TimerKind::FlapHold);
                 self.state_change(State::Closing, "close-requested", None, None);
-                let d = self.rrt();
+                let d = self.job(self.cfg.closing_timeout_ms);
                 self.start_timer(TimerKind::Close, d);
             }
             _ => {}

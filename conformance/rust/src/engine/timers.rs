@@ -149,8 +149,8 @@ impl Engine {
                 }
             }
             TimerKind::Idle => {
-                if self.state == State::Connected {
-                    let limit = self.max_idle + self.rrt();
+                let limit = self.idle_limit();
+                if self.state == State::Connected && limit > 0 {
                     if self.now - self.last_activity < limit {
                         let due = self.last_activity + limit;
                         self.start_timer_at(TimerKind::Idle, due);

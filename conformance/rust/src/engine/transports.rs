@@ -89,7 +89,7 @@ impl Engine {
                 self.dispose(i);
             }
         }
-        let d = self.rrt();
+        let d = self.job(self.cfg.closing_timeout_ms);
         self.start_timer(TimerKind::Close, d);
     }
 
@@ -145,8 +145,8 @@ impl Engine {
         }
         self.max_idle = ns(d.max_idle_ms);
         self.last_activity = self.now;
-        if self.max_idle > 0 {
-            let dur = self.max_idle + self.rrt();
+        let dur = self.idle_limit();
+        if dur > 0 {
             self.start_timer(TimerKind::Idle, dur);
         }
         let hold = self.hold_in_force();
