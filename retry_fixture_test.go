@@ -351,6 +351,11 @@ func buildRetryFixture() retryFile {
 				in.m, in.j, in.u, in.comment = c.m, c.j, 0.9, c.note
 				add(in, name+"-outside-"+c.id)
 			}
+			for _, n := range []int64{10, 100} {
+				in := base
+				in.m, in.u, in.n, in.comment = 1.005, 0.5, n, "a multiplier in (1, 1.01) counts as 1.01"
+				add(in, fmt.Sprintf("%s-outside-multiplier-1.005-n%d", name, n))
+			}
 		}
 	}
 	return f

@@ -8,6 +8,7 @@ mod generate;
 mod hosts;
 mod json;
 mod preference;
+mod retry;
 mod transport;
 
 use json::{num, obj, s, Value};
@@ -49,6 +50,24 @@ fn rtb1(function: &str, input: &Value) -> Result<Value, String> {
         }
         f => Err(format!("unknown function {}", f)),
     }
+}
+
+fn retry_area(function: &str, input: &Value) -> Result<Value, String> {
+    if let Some(family) = function.strip_suffix("Delay") {
+        let (ms, ns) = retry::ms_ns(retry::family_ns(family, input, input.num_of("u"))?);
+        return Ok(obj(vec![("delayMs", num(ms)), ("delayNs", ns_string(ns))]));
+    }
+    if let Some(family) = function.strip_suffix("Bounds") {
+        let (lo, lo_ns) = retry::ms_ns(retry::family_ns(family, input, 0.0)?);
+        let (hi, hi_ns) = retry::ms_ns(retry::family_ns(family, input, 1.0)?);
+        return Ok(obj(vec![
+            ("lowerMs", num(lo)),
+            ("lowerNs", ns_string(lo_ns)),
+            ("upperMs", num(hi)),
+            ("upperNs", ns_string(hi_ns)),
+        ]));
+    }
+    Err(format!("unknown function {}", function))
 }
 
 fn transport_area(function: &str, input: &Value) -> Result<Value, String> {
@@ -339,6 +358,9 @@ fn answer(req: &Value) -> Value {
         "preference" => preference_area(&function, &input)
             .map(Answer::Result)
             .unwrap_or_else(Answer::Error),
+        "retry" => retry_area(&function, &input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
         "scenarios" => scenario(&input)
             .map(Answer::Result)
             .unwrap_or_else(Answer::Error),
@@ -398,6 +420,7 @@ fn main() {
                         s("hosts"),
                         s("preference"),
                         s("scenarios"),
+                        s("retry"),
                     ]),
                 ),
                 ("name", s("reconnect-conform (Rust, clean-room port)")),
