@@ -373,6 +373,9 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"flapDrops": float64(engine.DefaultFlapDrops), "flapWindowMs": ms(engine.DefaultFlapWindow), "flapHoldMs": ms(engine.DefaultFlapHold),
 		"reconnectWindowMs": ms(c.ReconnectWindow), "immediateShare": c.ImmediateShare, "retrySpread": c.RetrySpread, "suspendedSpread": c.SuspendedSpread,
 		"canRenewToken": c.CanRenewToken,
+		"retryFamily":   c.Retry.Family.String(), "retryBaseMs": ms(c.Retry.Base), "retryCapMs": ms(c.Retry.Cap),
+		"retryMultiplier": c.Retry.Multiplier, "retryJitter": c.Retry.Jitter,
+		"immediateReconnect": c.ImmediateReconnect.String(), "immediateReconnectIntervalMs": ms(c.ImmediateReconnectInterval),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

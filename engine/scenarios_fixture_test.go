@@ -39,6 +39,8 @@ func buildScenariosFixture(items []scenario) scenariosFile {
 			"primaryHost": P, "fallbackHosts": []string{fbHost("a"), fbHost("b"), fbHost("c"), fbHost("d"), fbHost("e")},
 			"slowTimeoutMs": 4000, "giveUpTimeoutMs": 10000, "preference": "", "preferenceTtlMs": 86400000, "rememberTransport": false,
 			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000, "canRenewToken": false,
+			"retryFamily": "rtb1", "retryBaseMs": 0, "retryCapMs": 0, "retryMultiplier": 0, "retryJitter": 0,
+			"immediateReconnect": "on", "immediateReconnectIntervalMs": 0,
 		},
 		Clock: map[string]any{
 			"epochUnixMs": scenarioEpochUnixMs, "epoch": "2026-01-01T00:00:00Z",

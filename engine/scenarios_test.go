@@ -25,6 +25,14 @@ type scenarioConfig struct {
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool     `json:"canRenewToken,omitempty"`
+
+	RetryFamily                  string  `json:"retryFamily,omitempty"`
+	RetryBaseMs                  int64   `json:"retryBaseMs,omitempty"`
+	RetryCapMs                   int64   `json:"retryCapMs,omitempty"`
+	RetryMultiplier              float64 `json:"retryMultiplier,omitempty"`
+	RetryJitter                  float64 `json:"retryJitter,omitempty"`
+	ImmediateReconnect           string  `json:"immediateReconnect,omitempty"`
+	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
 }
 
 type scenarioStep struct {

@@ -367,7 +367,7 @@ export function decodePreference(text) {
 // ---- The protocol ---------------------------------------------------------------
 
 // The engine's functions: the RTB1, transport and host rules above.
-const engineLib = { backoffCoefficient, retryDelayNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
+const engineLib = { backoffCoefficient, retryDelayNs, retryFamilyNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
 
 function answer({ area, function: fn, input: x }) {
   if (area === "scenarios" && engine) return engine.runScenario(x, engineLib);

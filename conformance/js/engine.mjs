@@ -32,7 +32,17 @@ export const DEFAULTS = {
   retrySpread: 0,
   suspendedSpread: 0,
   canRenewToken: false,
+  retryFamily: "rtb1",
+  retryBaseMs: 0,
+  retryCapMs: 0,
+  retryMultiplier: 0,
+  retryJitter: 0,
+  immediateReconnect: "on",
+  immediateReconnectIntervalMs: 0,
 };
+
+// The retry families' names in the scenarios' config, and in retry.json.
+const RETRY_FAMILIES = { "full-jitter": "fullJitter", "equal-jitter": "equalJitter", grpc: "grpc", "decorrelated-jitter": "decorrelated" };
 
 // The wall clock at atMs 0 (the scenarios' `clock`).
 export const EPOCH_UNIX_MS = 1767225600000;
@@ -241,10 +251,19 @@ export class Engine {
     this.stateError = error;
   }
 
-  // RTB1 (with retrySpread s in place of 0.2): one draw, n incremented.
+  // RTB1 (with retrySpread s in place of 0.2), or the configured retry
+  // family (retry.json; decorrelated jitter reads the last such delay):
+  // one draw, n incremented.
   rtb1Ns() {
     this.n++;
     const u = this.draw();
+    const family = RETRY_FAMILIES[this.cfg.retryFamily];
+    if (family) {
+      const c = this.cfg;
+      const prevMs = this.lastRetryNs === undefined ? 0 : Number(this.lastRetryNs) / 1e6;
+      this.lastRetryNs = this.lib.retryFamilyNs(family, { baseMs: c.retryBaseMs, capMs: c.retryCapMs, multiplier: c.retryMultiplier, jitter: c.retryJitter, attempt: this.n, previousMs: prevMs }, u);
+      return this.lastRetryNs;
+    }
     const s = this.cfg.retrySpread;
     if (!(s > 0)) return this.lib.retryDelayNs(this.cfg.disconnectedRetryTimeoutMs, this.n, u);
     const uc = clampDraw(u);
@@ -532,7 +551,8 @@ export class Engine {
   // Block 10's reconnect part: the rate limit, the reconnect window, or the
   // immediate reconnect.
   reconnect(f, reason = "dropped") {
-    if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
+    const gapNs = this.cfg.immediateReconnect === "limited" ? nsOfMs(this.cfg.immediateReconnectIntervalMs) : 1000n * NS;
+    if (this.cfg.immediateReconnect === "off" || (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < gapNs)) {
       // Rate limited: block 7 with reason dropped (or network-down), so
       // SUSPENDED once connectionStateTtl has passed (websocket-check's
       // RTN17f1 reconnect in CONNECTING after SUSPENDED), else DISCONNECTED

@@ -35,7 +35,7 @@ def number(value):
     """A JSON number, or one of the strings JSON cannot spell as a number."""
     if isinstance(value, bool):
         raise TypeError("a boolean is not a number")
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, Fraction)):
         return value
     if isinstance(value, str) and value in SPELLED:
         return SPELLED[value]

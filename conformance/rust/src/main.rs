@@ -322,6 +322,17 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    if c.has("retryFamily") {
+        cfg.retry_family = c.str_of("retryFamily");
+    }
+    cfg.retry_base_ms = c.num_of("retryBaseMs");
+    cfg.retry_cap_ms = c.num_of("retryCapMs");
+    cfg.retry_multiplier = c.num_of("retryMultiplier");
+    cfg.retry_jitter = c.num_of("retryJitter");
+    if c.has("immediateReconnect") {
+        cfg.immediate_reconnect = c.str_of("immediateReconnect");
+    }
+    cfg.immediate_interval_ms = c.num_of("immediateReconnectIntervalMs");
     Ok(cfg)
 }
 

@@ -30,6 +30,16 @@ pub struct Config {
     pub retry_spread: f64,
     pub suspended_spread: f64,
     pub can_renew_token: bool,
+    /// The retry family ("rtb1" or a name of retry.json's families, as the
+    /// scenarios spell it) and its parameters.
+    pub retry_family: String,
+    pub retry_base_ms: f64,
+    pub retry_cap_ms: f64,
+    pub retry_multiplier: f64,
+    pub retry_jitter: f64,
+    /// "on", "off" or "limited", and the limit's interval.
+    pub immediate_reconnect: String,
+    pub immediate_interval_ms: f64,
 }
 
 impl Default for Config {
@@ -63,6 +73,13 @@ impl Default for Config {
             retry_spread: 0.0,
             suspended_spread: 0.0,
             can_renew_token: false,
+            retry_family: "rtb1".into(),
+            retry_base_ms: 0.0,
+            retry_cap_ms: 0.0,
+            retry_multiplier: 0.0,
+            retry_jitter: 0.0,
+            immediate_reconnect: "on".into(),
+            immediate_interval_ms: 0.0,
         }
     }
 }
