@@ -72,15 +72,18 @@ export const retryDelayMs = (initialMs, n, u) => msOf(retryDelayNs(initialMs, n,
 // ---- Retry families other protocols use (retry.json) -----------------------------
 
 // A parameter in milliseconds as a double of whole nanoseconds, a negative
-// one counting as 0.
-const paramNs = (ms) => Math.max(Math.round(num(ms ?? 0) * 1e6), 0);
+// one counting as 0 and one beyond 2^63 − 1 ns as 2^63 − 1 (a double 2^63).
+const paramNs = (ms) => Math.min(Math.max(Math.round(num(ms ?? 0) * 1e6), 0), MAX_NS);
+
+// The attempt number: truncated toward zero, below 1 counting as 1.
+const attemptOf = (x) => (x.attempt >= 1 ? Math.trunc(x.attempt) : 1);
 
 // roundedNs rounds a delay in nanoseconds, saturating, as a BigInt.
 const roundedNs = (ns) => (ns >= MAX_NS ? SATURATED_NS : BigInt(roundNs(ns)));
 
 // ceiling is min(cap, base × 2^(n−1)); 2 ** k is exact, Infinity from 1024.
 function ceiling(x) {
-  const n = x.attempt >= 1 ? x.attempt : 1;
+  const n = attemptOf(x);
   const base = paramNs(x.baseMs);
   const e = base > 0 ? base * 2 ** Math.min(n - 1, 1100) : 0;
   return Math.min(paramNs(x.capMs), e);
@@ -105,7 +108,7 @@ export function retryFamilyNs(family, x, u) {
       const max = paramNs(x.capMs);
       let b = Math.min(paramNs(x.baseMs), max);
       const m = clampMultiplier(num(x.multiplier));
-      const n = x.attempt >= 1 ? x.attempt : 1;
+      const n = attemptOf(x);
       for (let k = n; k > 1 && b < max; k--) {
         const next = Math.min(b * m, max);
         if (next === b) break;
@@ -116,7 +119,7 @@ export function retryFamilyNs(family, x, u) {
     }
     case "decorrelated": {
       const base = paramNs(x.baseMs);
-      const prev = x.attempt > 1 ? Math.max(paramNs(x.previousMs), base) : base;
+      const prev = attemptOf(x) > 1 ? Math.max(paramNs(x.previousMs), base) : base;
       return roundedNs(Math.min(paramNs(x.capMs), base + (3 * prev - base) * u));
     }
   }

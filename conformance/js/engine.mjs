@@ -551,8 +551,14 @@ export class Engine {
   // Block 10's reconnect part: the rate limit, the reconnect window, or the
   // immediate reconnect.
   reconnect(f, reason = "dropped") {
-    const gapNs = this.cfg.immediateReconnect === "limited" ? nsOfMs(this.cfg.immediateReconnectIntervalMs) : 1000n * NS;
-    if (this.cfg.immediateReconnect === "off" || (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < gapNs)) {
+    // immediateReconnect off: never at once; limited: at most once per
+    // immediateReconnectIntervalMs (at least a second, so the rule below
+    // holds too). Either way block 7, as the rate limit.
+    const c = this.cfg;
+    if (c.immediateReconnect === "off" || (c.immediateReconnect === "limited" && this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < nsOfMs(c.immediateReconnectIntervalMs))) {
+      return this.endAttempt(reason, f);
+    }
+    if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
       // Rate limited: block 7 with reason dropped (or network-down), so
       // SUSPENDED once connectionStateTtl has passed (websocket-check's
       // RTN17f1 reconnect in CONNECTING after SUSPENDED), else DISCONNECTED
