@@ -33,6 +33,13 @@
 //	RTN14e flat SUSPENDED retries                     Timeouts.SuspendedRetry (no backoff)
 //	(storm-safe, opt-in; docs/storm-safe-reconnect.md) SpreadRetryDelay, SpreadDelay, WindowWait
 //
+//	other protocols' retry delays (SPEC.md §6; docs/retry-policies.md):
+//	  capped exponential, full jitter (AWS)           FullJitter
+//	  capped exponential, equal jitter (AWS)          EqualJitter
+//	  gRPC connection backoff                         GRPCBackoff, DefaultGRPCBackoff
+//	  decorrelated jitter (AWS)                       DecorrelatedJitter
+//	  one family as a value (engine.Config.Retry)     RetryPolicy, RetryFamily, ParseRetryFamily
+//
 //	transport fallback (websocket first, then HTTP):
 //	  chooseTransport                                 ChooseTransport, DefaultShortCircuit
 //	  "if called back with an err within 2s"          HTTPOnWebSocketFailure

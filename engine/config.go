@@ -106,6 +106,19 @@ type Config struct {
 	ImmediateShare  float64 // in [0, 1): the share that reconnects at once
 	RetrySpread     float64 // in [0, 1]: RTB1b's jitter, reconnect.SpreadRetryDelay
 	SuspendedSpread float64 // in [0, 1]: SUSPENDED jitter, reconnect.SpreadDelay
+
+	// Retry selects the DISCONNECTED retry delay: the zero value is RTB1
+	// from Timeouts.DisconnectedRetry (the spec, unchanged; Retry.Base
+	// must then be 0); another family (reconnect.FullJitter{…}.Policy(),
+	// DefaultGRPCBackoff().Policy(), …) replaces it, its attempt being the
+	// retry number, which resets on CONNECTED and SUSPENDED as RTB1's
+	// does. SUSPENDED retries stay flat (RTN14e). docs/retry-policies.md.
+	Retry reconnect.RetryPolicy
+	// ImmediateReconnect says what a drop does: ImmediateOn (RTN15a, the
+	// default), ImmediateOff or ImmediateLimited, the last at most once
+	// per ImmediateReconnectInterval (from 1 s to 1 h; 0 otherwise).
+	ImmediateReconnect         ImmediateReconnect
+	ImmediateReconnectInterval time.Duration
 }
 
 // Defaults returns the spec's defaults for every field but Endpoint,
@@ -167,7 +180,10 @@ func (c Config) Validate() error {
 	if err := c.Flap.validate(); err != nil {
 		return err
 	}
-	return c.validateStorm()
+	if err := c.validateStorm(); err != nil {
+		return err
+	}
+	return c.validateRetry()
 }
 
 // inConfig names a nested field's *FieldError by its path from Config:

@@ -45,6 +45,8 @@
 //	ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
 //	the transport preference (spec §4)                              Config.Preference, Engine.Preference
 //	storm-safe options (opt-in; docs/storm-safe-reconnect.md)       Config.ReconnectWindow, ImmediateShare, RetrySpread, SuspendedSpread
+//	other protocols' retry delays (opt-in; docs/retry-policies.md)  Config.Retry (reconnect.RetryPolicy)
+//	RTN15a's immediate reconnect kept, off or rate-limited          Config.ImmediateReconnect, ImmediateReconnectInterval
 //
 // The whole machine, row by row: docs/engine.md.
 //

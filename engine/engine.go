@@ -10,10 +10,6 @@ import (
 	"github.com/reconnect-go/reconnect"
 )
 
-// immediateReconnectGap is the least time between two immediate
-// reconnects after unexpected drops (RTN15a; one a second).
-const immediateReconnectGap = time.Second
-
 // Engine is the sans-IO connection state machine: it composes the RTB1
 // retry delays, the websocket-first transport choice with its
 // setTransportPending table, and the host fallback flow with its
@@ -45,7 +41,8 @@ type Engine struct {
 	ttlExpired    bool // connectionStateTtl passed since the connection was last up
 	lastReconnect time.Time
 	hadReconnect  bool
-	reconnectDue  bool // the retry timer is Config.ReconnectWindow's reconnect
+	reconnectDue  bool          // the retry timer is Config.ReconnectWindow's reconnect
+	lastRetryIn   time.Duration // the last DISCONNECTED retry delay of Config.Retry's family (decorrelated jitter reads it)
 	flap          flapState
 	pref          reconnect.Preference // the transport preference
 	forceFallback bool                 // the next attempt starts on a fallback host (RTN17f1)

@@ -375,6 +375,9 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"canRenewToken": c.CanRenewToken, "connectTimeoutMs": ms(c.Timeouts.WithDefaults().Connect), "idleSlackMs": ms(c.Timeouts.WithDefaults().IdleSlack),
 		"closingTimeoutMs": ms(c.Timeouts.WithDefaults().Closing), "renewalTimeoutMs": ms(c.Timeouts.WithDefaults().Renewal),
 		"idleLimitMs": ms(c.IdleLimit),
+		"retryFamily": c.Retry.Family.String(), "retryBaseMs": ms(c.Retry.Base), "retryCapMs": ms(c.Retry.Cap),
+		"retryMultiplier": c.Retry.Multiplier, "retryJitter": c.Retry.Jitter,
+		"immediateReconnect": c.ImmediateReconnect.String(), "immediateReconnectIntervalMs": ms(c.ImmediateReconnectInterval),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

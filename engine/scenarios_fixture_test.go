@@ -40,6 +40,8 @@ func buildScenariosFixture(items []scenario) scenariosFile {
 			"slowTimeoutMs": 4000, "giveUpTimeoutMs": 10000, "preference": "", "preferenceTtlMs": 86400000, "rememberTransport": false,
 			"flapDrops": 4, "flapWindowMs": 300000, "flapHoldMs": 600000, "canRenewToken": false,
 			"connectTimeoutMs": 10000, "idleSlackMs": 10000, "closingTimeoutMs": 10000, "renewalTimeoutMs": 10000, "idleLimitMs": 0,
+			"retryFamily": "rtb1", "retryBaseMs": 0, "retryCapMs": 0, "retryMultiplier": 0, "retryJitter": 0,
+			"immediateReconnect": "on", "immediateReconnectIntervalMs": 0,
 		},
 		Clock: map[string]any{
 			"epochUnixMs": scenarioEpochUnixMs, "epoch": "2026-01-01T00:00:00Z",

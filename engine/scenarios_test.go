@@ -32,6 +32,14 @@ type scenarioConfig struct {
 	ClosingTimeoutMs int64 `json:"closingTimeoutMs,omitempty"`
 	RenewalTimeoutMs int64 `json:"renewalTimeoutMs,omitempty"`
 	IdleLimitMs      int64 `json:"idleLimitMs,omitempty"`
+
+	RetryFamily                  string  `json:"retryFamily,omitempty"`
+	RetryBaseMs                  int64   `json:"retryBaseMs,omitempty"`
+	RetryCapMs                   int64   `json:"retryCapMs,omitempty"`
+	RetryMultiplier              float64 `json:"retryMultiplier,omitempty"`
+	RetryJitter                  float64 `json:"retryJitter,omitempty"`
+	ImmediateReconnect           string  `json:"immediateReconnect,omitempty"`
+	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
 }
 
 type scenarioStep struct {

@@ -48,14 +48,6 @@ func (e *Engine) windowedReconnect(out []Action, reason Reason, f reconnect.Fail
 	return e.startTimer(out, TimerRetry, wait, 0)
 }
 
-// retryDelay is the wait before DISCONNECTED retry n, drawing once.
-func (e *Engine) retryDelay(n int) time.Duration {
-	if e.cfg.RetrySpread == 0 {
-		return reconnect.RetryDelay(e.cfg.Timeouts.DisconnectedRetry, n, e.src.Float64())
-	}
-	return reconnect.SpreadRetryDelay(e.cfg.Timeouts.DisconnectedRetry, n, e.cfg.RetrySpread, e.src.Float64())
-}
-
 // suspendedDelay is the wait before a SUSPENDED retry: flat (RTN14e), or
 // spread under Config.SuspendedSpread, drawing once.
 func (e *Engine) suspendedDelay() time.Duration {

@@ -208,8 +208,10 @@ func (e *Engine) sendsToFallback(f reconnect.Failure) bool {
 
 // reconnect goes DISCONNECTED after a drop and reconnects at once (RTN15a;
 // it does not consume a retry number), or, within a second of the last
-// immediate reconnect, after an RTB1 delay: a server or proxy that accepts
+// immediate reconnect, after a retry delay: a server or proxy that accepts
 // and drops every connection gets no reconnect a second from every client.
+// Config.ImmediateReconnect turns it off or limits it further
+// (reconnectsAtOnce).
 // A DISCONNECTED that qualifies for a fallback host (RTN17f1: status
 // 500–504) makes the next attempt check the internet and start on a
 // fallback host, and forgets the transport preference.
@@ -226,7 +228,7 @@ func (e *Engine) reconnectFor(out []Action, reason Reason, f reconnect.Failure) 
 			e.pref = e.pref.Apply(reconnect.PreferenceEventServerFallback, reconnect.NoTransport, e.now)
 		}
 	}
-	if e.hadReconnect && e.now.Sub(e.lastReconnect) < immediateReconnectGap {
+	if !e.reconnectsAtOnce() {
 		return e.enterDisconnected(out, reason, f)
 	}
 	e.hadReconnect, e.lastReconnect = true, e.now

@@ -128,7 +128,8 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 		err = nil
 	}
 	c := in.Config
-	storm := c.ReconnectWindowMs != 0 || c.ImmediateShare != 0 || c.RetrySpread != 0 || c.SuspendedSpread != 0
+	storm := c.ReconnectWindowMs != 0 || c.ImmediateShare != 0 || c.RetrySpread != 0 || c.SuspendedSpread != 0 ||
+		c.RetryFamily != "" || c.ImmediateReconnect != ""
 	if res == nil {
 		return usagef("%s: %v", name, err)
 	}

@@ -198,11 +198,11 @@ func TestSimulateStormReportsEveryJitter(t *testing.T) {
 		Jitter      string `json:"jitter"`
 		Reconnected int    `json:"reconnected"`
 	}
-	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != len(sim.Strategies()) {
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != len(sim.DefaultStrategies()) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	for i, r := range rs {
-		if want := sim.Strategies()[i].String(); r.Jitter != want || r.Reconnected == 0 {
+		if want := sim.DefaultStrategies()[i].String(); r.Jitter != want || r.Reconnected == 0 {
 			t.Errorf("result %d: %+v, want strategy %s with clients reconnected", i, r, want)
 		}
 	}

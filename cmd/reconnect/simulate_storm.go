@@ -19,7 +19,7 @@ import (
 
 func allStrategies() string {
 	var names []string
-	for _, s := range sim.Strategies() {
+	for _, s := range sim.DefaultStrategies() {
 		names = append(names, s.String())
 	}
 	return strings.Join(names, ",")
@@ -42,7 +42,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	clients := fs.Int("clients", 1_000_000, "clients that lose their connection at once, 1 to 1000000")
 	downtime := fs.Duration("downtime", 5*time.Second, "how long the restarting server refuses every attempt, 0 to 1h")
 	capacity := fs.Int("capacity", 25000, "connections the server accepts per second once up (0: no limit)")
-	strategies := fs.String("jitters", allStrategies(), "reconnect strategies to compare, comma-separated")
+	strategies := fs.String("jitters", allStrategies(), "reconnect strategies to compare, comma-separated; also rtb1-no-immediate and the retry families at their parameters, policy-full-jitter, policy-equal-jitter, policy-grpc, policy-decorrelated-jitter")
 	window := fs.Duration("safe-window", sim.DefaultSafe.Window, "rtb1-safe: window the reconnect after a drop is spread over, 0 to 1m")
 	share := fs.Float64("safe-immediate-share", sim.DefaultSafe.ImmediateShare, "rtb1-safe: share of drops that still reconnect at once, 0 to below 1")
 	retrySpread := fs.Float64("safe-retry-spread", sim.DefaultSafe.RetrySpread, "rtb1-safe: retry jitter width, 0 to 1 (RTB1 is 0.2)")
@@ -180,11 +180,12 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 		verb = "client drops"
 	}
 	fmt.Fprintf(w, "%s %s at 0 s; the server refuses everything for %v, %s.\n", thousands(clients), verb, downtime, limit)
-	fmt.Fprintln(w, "rtb1 … rtb1-safe follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
-	fmt.Fprintln(w, "the others are the schedules those clients ship. Disconnected: from the drop to the accepted attempt.")
+	fmt.Fprintln(w, "rtb1 … rtb1-safe, rtb1-no-immediate and policy-… follow the engine's rules (reconnect at once unless no-immediate,")
+	fmt.Fprintln(w, "retries, SUSPENDED retries after 120 s); the others are the schedules those clients ship.")
+	fmt.Fprintln(w, "Disconnected: from the drop to the accepted attempt. accepted peak/s: the most accepted in one second.")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\tattempts\trefused\tpeak/s\tretry peak/s\tpeak/mean\tdisconnected p50\t99% reconnected\treconnected\tgave up\t")
+	fmt.Fprintln(tw, "strategy\tattempts\trefused\tpeak/s\tretry peak/s\tpeak/mean\taccepted peak/s\tdisconnected p50\t99% reconnected\treconnected\tgave up\t")
 	for _, r := range results {
 		t99 := r.T99.Round(100 * time.Millisecond).String()
 		if r.Reconnected*100 < r.Clients*99 {
@@ -194,8 +195,8 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 		if r.Reconnected*2 < r.Clients {
 			p50 = "> " + horizon.String()
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%s\t%s\t%.1f%%\t%d\t\n", r.Jitter, r.Total, r.Refused, r.PeakPerSecond, r.RetryPeakPerSecond,
-			r.PeakToMean, p50, t99, 100*float64(r.Reconnected)/float64(r.Clients), r.GaveUp)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%d\t%s\t%s\t%.1f%%\t%d\t\n", r.Jitter, r.Total, r.Refused, r.PeakPerSecond, r.RetryPeakPerSecond,
+			r.PeakToMean, r.AcceptPeakPerSecond, p50, t99, 100*float64(r.Reconnected)/float64(r.Clients), r.GaveUp)
 	}
 	tw.Flush()
 }
@@ -234,7 +235,7 @@ func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
 			t99 = fmt.Sprintf("%.1f %% by %v", 100*float64(r.Reconnected)/float64(r.Clients), c.Horizon)
 		}
 		p := sim.Panel{Title: fmt.Sprintf("%s · peak %s/s · %s", r.Jitter, short(r.PeakPerSecond), t99), Series: []sim.Series{s}}
-		if st, _ := sim.ParseStrategy(r.Jitter); st <= sim.StrategyRTB1Safe && c.Timeouts.ConnectionStateTTL < c.Horizon {
+		if st, _ := sim.ParseStrategy(r.Jitter); (st <= sim.StrategyRTB1Safe || st >= sim.StrategyRTB1NoImmediate) && c.Timeouts.ConnectionStateTTL < c.Horizon {
 			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
 		}
 		if last := lastAttempt(r); last > m.XMax {

@@ -69,6 +69,63 @@ const msOf = (ns) => Number(ns / 1000000n) + Number(ns % 1000000n) / 1e6;
 
 export const retryDelayMs = (initialMs, n, u) => msOf(retryDelayNs(initialMs, n, u));
 
+// ---- Retry families other protocols use (retry.json) -----------------------------
+
+// A parameter in milliseconds as a double of whole nanoseconds, a negative
+// one counting as 0 and one beyond 2^63 − 1 ns as 2^63 − 1 (a double 2^63).
+const paramNs = (ms) => Math.min(Math.max(Math.round(num(ms ?? 0) * 1e6), 0), MAX_NS);
+
+// The attempt number: truncated toward zero, below 1 counting as 1.
+const attemptOf = (x) => (x.attempt >= 1 ? Math.trunc(x.attempt) : 1);
+
+// roundedNs rounds a delay in nanoseconds, saturating, as a BigInt.
+const roundedNs = (ns) => (ns >= MAX_NS ? SATURATED_NS : BigInt(roundNs(ns)));
+
+// ceiling is min(cap, base × 2^(n−1)); 2 ** k is exact, Infinity from 1024.
+function ceiling(x) {
+  const n = attemptOf(x);
+  const base = paramNs(x.baseMs);
+  const e = base > 0 ? base * 2 ** Math.min(n - 1, 1100) : 0;
+  return Math.min(paramNs(x.capMs), e);
+}
+
+function clampMultiplier(m) {
+  if (!(m > 1)) return 1;
+  if (m < 1.01) return 1.01;
+  return Math.min(m, 100);
+}
+
+export function retryFamilyNs(family, x, u) {
+  u = clampU(u);
+  switch (family) {
+    case "fullJitter":
+      return roundedNs(ceiling(x) * u);
+    case "equalJitter": {
+      const h = ceiling(x) * 0.5;
+      return roundedNs(h + h * u);
+    }
+    case "grpc": {
+      const max = paramNs(x.capMs);
+      let b = Math.min(paramNs(x.baseMs), max);
+      const m = clampMultiplier(num(x.multiplier));
+      const n = attemptOf(x);
+      for (let k = n; k > 1 && b < max; k--) {
+        const next = Math.min(b * m, max);
+        if (next === b) break;
+        b = next;
+      }
+      if (n <= 1) return roundedNs(b);
+      return roundedNs(b * (1 + clampU(num(x.jitter)) * (2 * u - 1)));
+    }
+    case "decorrelated": {
+      const base = paramNs(x.baseMs);
+      const prev = attemptOf(x) > 1 ? Math.max(paramNs(x.previousMs), base) : base;
+      return roundedNs(Math.min(paramNs(x.capMs), base + (3 * prev - base) * u));
+    }
+  }
+  throw new Error(`unknown retry family ${family}`);
+}
+
 // ---- Transport fallback ---------------------------------------------------------
 
 // The setTransportPending rules, in order.
@@ -353,7 +410,7 @@ export function decodePreference(text) {
 // ---- The protocol ---------------------------------------------------------------
 
 // The engine's functions: the RTB1, transport and host rules above.
-const engineLib = { backoffCoefficient, retryDelayNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
+const engineLib = { backoffCoefficient, retryDelayNs, retryFamilyNs, decidePending, resolveHosts, shouldFallback, hostOrder, decodePreference };
 
 function answer({ area, function: fn, input: x }) {
   if (area === "scenarios" && engine) return engine.runScenario(x, engineLib);
@@ -368,6 +425,21 @@ function answer({ area, function: fn, input: x }) {
     }
     case "retryBounds": {
       const [lower, upper] = [retryDelayNs(x.initialMs, x.attempt, 1), retryDelayNs(x.initialMs, x.attempt, 0)];
+      return { lowerMs: msOf(lower), upperMs: msOf(upper), lowerNs: String(lower), upperNs: String(upper) };
+    }
+    case "fullJitterDelay":
+    case "equalJitterDelay":
+    case "grpcDelay":
+    case "decorrelatedDelay": {
+      const ns = retryFamilyNs(fn.slice(0, -"Delay".length), x, num(x.u));
+      return { delayMs: msOf(ns), delayNs: String(ns) };
+    }
+    case "fullJitterBounds":
+    case "equalJitterBounds":
+    case "grpcBounds":
+    case "decorrelatedBounds": {
+      const family = fn.slice(0, -"Bounds".length);
+      const [lower, upper] = [retryFamilyNs(family, x, 0), retryFamilyNs(family, x, 1)];
       return { lowerMs: msOf(lower), upperMs: msOf(upper), lowerNs: String(lower), upperNs: String(upper) };
     }
     case "decidePending": {
@@ -412,7 +484,7 @@ rl.on("line", (line) => {
   const req = JSON.parse(line);
   let resp;
   if (req.type === "hello") {
-    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", ...(engine ? ["scenarios"] : []), "preference"], name: "reconnect-js-reference", exactNs: true };
+    resp = { type: "hello", protocol: 1, implements: ["rtb1", "transport", "hosts", ...(engine ? ["scenarios"] : []), "preference", "retry"], name: "reconnect-js-reference", exactNs: true };
   } else {
     try {
       resp = { id: req.id, result: answer(req) };

@@ -39,7 +39,17 @@ export const DEFAULTS = {
   closingTimeoutMs: 0,
   renewalTimeoutMs: 0,
   idleLimitMs: 0,
+  retryFamily: "rtb1",
+  retryBaseMs: 0,
+  retryCapMs: 0,
+  retryMultiplier: 0,
+  retryJitter: 0,
+  immediateReconnect: "on",
+  immediateReconnectIntervalMs: 0,
 };
+
+// The retry families' names in the scenarios' config, and in retry.json.
+const RETRY_FAMILIES = { "full-jitter": "fullJitter", "equal-jitter": "equalJitter", grpc: "grpc", "decorrelated-jitter": "decorrelated" };
 
 // The wall clock at atMs 0 (the scenarios' `clock`).
 export const EPOCH_UNIX_MS = 1767225600000;
@@ -251,10 +261,19 @@ export class Engine {
     this.stateError = error;
   }
 
-  // RTB1 (with retrySpread s in place of 0.2): one draw, n incremented.
+  // RTB1 (with retrySpread s in place of 0.2), or the configured retry
+  // family (retry.json; decorrelated jitter reads the last such delay):
+  // one draw, n incremented.
   rtb1Ns() {
     this.n++;
     const u = this.draw();
+    const family = RETRY_FAMILIES[this.cfg.retryFamily];
+    if (family) {
+      const c = this.cfg;
+      const prevMs = this.lastRetryNs === undefined ? 0 : Number(this.lastRetryNs) / 1e6;
+      this.lastRetryNs = this.lib.retryFamilyNs(family, { baseMs: c.retryBaseMs, capMs: c.retryCapMs, multiplier: c.retryMultiplier, jitter: c.retryJitter, attempt: this.n, previousMs: prevMs }, u);
+      return this.lastRetryNs;
+    }
     const s = this.cfg.retrySpread;
     if (!(s > 0)) return this.lib.retryDelayNs(this.cfg.disconnectedRetryTimeoutMs, this.n, u);
     const uc = clampDraw(u);
@@ -544,6 +563,13 @@ export class Engine {
   // Block 10's reconnect part: the rate limit, the reconnect window, or the
   // immediate reconnect.
   reconnect(f, reason = "dropped") {
+    // immediateReconnect off: never at once; limited: at most once per
+    // immediateReconnectIntervalMs (at least a second, so the rule below
+    // holds too). Either way block 7, as the rate limit.
+    const c = this.cfg;
+    if (c.immediateReconnect === "off" || (c.immediateReconnect === "limited" && this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < nsOfMs(c.immediateReconnectIntervalMs))) {
+      return this.endAttempt(reason, f);
+    }
     if (this.lastImmediateNs !== null && this.nowNs - this.lastImmediateNs < 1000n * NS) {
       // Rate limited: block 7 with reason dropped (or network-down), so
       // SUSPENDED once connectionStateTtl has passed (websocket-check's

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """A conformance adapter in plain Python 3 (standard library only).
 
-It implements the areas rtb1, transport, hosts, preference and scenarios
-(the engine, in engine.py) of the reconnect fixtures and speaks the
+It implements the areas rtb1, transport, hosts, preference, scenarios
+(the engine, in engine.py) and retry of the reconnect fixtures and speaks the
 conformance protocol (version 1) described in fixtures/README.md: one JSON
 object per line on stdin, one per line on stdout, anything for people on
 stderr.
 
-    reconnect conform --require rtb1,transport,hosts,preference,scenarios \
+    reconnect conform --require rtb1,transport,hosts,preference,scenarios,retry \
         -- python3 conformance/python/adapter.py
 
 Each spec point is one short function below; the protocol loop is at the end.
@@ -22,7 +22,7 @@ from fractions import Fraction
 
 NAME = "reconnect-python-adapter 1"
 PROTOCOL = 1
-AREAS = ["rtb1", "transport", "hosts", "preference", "scenarios"]
+AREAS = ["rtb1", "transport", "hosts", "preference", "scenarios", "retry"]
 
 
 # ---------------------------------------------------------------------------
@@ -36,7 +36,7 @@ def number(value):
     """A JSON number, or one of the strings JSON cannot spell as a number."""
     if isinstance(value, bool):
         raise TypeError("a boolean is not a number")
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, Fraction)):
         return value
     if isinstance(value, str) and value in SPELLED:
         return SPELLED[value]
@@ -139,6 +139,97 @@ def rtb1_delay(inp):
 def rtb1_bounds(inp):
     lower, upper = retry_bounds_ns(inp["initialMs"], inp["attempt"])
     return {"lowerMs": ms(lower), "upperMs": ms(upper)}
+
+
+# ---------------------------------------------------------------------------
+# Retry families other protocols use (fixtures/retry.json)
+# ---------------------------------------------------------------------------
+
+
+def param_ns(value):
+    """A parameter in milliseconds as a float64 of whole nanoseconds; a
+    negative one counts as 0 (the totality decision)."""
+    ms_ = number(value if value is not None else 0)
+    if math.isnan(ms_) or ms_ <= 0:
+        return 0.0
+    if math.isinf(ms_):
+        return float(MAX_NS)
+    return float(min(round_half_away(Fraction(ms_) * NS_PER_MS), MAX_NS))
+
+
+def rounded_ns(x):
+    """A delay in float64 nanoseconds to whole ones, halves away, saturated."""
+    if x >= 2**63:
+        return MAX_NS
+    return round_half_away(x)
+
+
+def ceiling(inp):
+    """min(cap, base × 2^(n−1)); the power of two is exact, +inf on overflow."""
+    n = clamp_attempt(inp["attempt"])
+    base = param_ns(inp.get("baseMs"))
+    e = 0.0
+    if base > 0:
+        k = n - 1
+        try:
+            e = math.inf if k > 1100 else math.ldexp(base, int(k))
+        except OverflowError:
+            e = math.inf
+    return min(param_ns(inp.get("capMs")), e)
+
+
+def clamp_multiplier(m):
+    m = number(m)
+    if math.isnan(m) or m <= 1:
+        return 1.0
+    if m < 1.01:
+        return 1.01
+    return min(float(m), 100.0)
+
+
+def retry_family_ns(family, inp, u):
+    u = clamp_draw(u)
+    if family == "fullJitter":
+        return rounded_ns(ceiling(inp) * u)
+    if family == "equalJitter":
+        h = ceiling(inp) * 0.5
+        return rounded_ns(h + h * u)
+    if family == "grpc":
+        cap = param_ns(inp.get("capMs"))
+        b = min(param_ns(inp.get("baseMs")), cap)
+        m = clamp_multiplier(inp["multiplier"])
+        n = clamp_attempt(inp["attempt"])
+        k = n
+        while k > 1 and b < cap:
+            nxt = min(b * m, cap)
+            if nxt == b:
+                break
+            b = nxt
+            k -= 1
+        if n <= 1:
+            return rounded_ns(b)
+        return rounded_ns(b * (1.0 + clamp_draw(inp["jitter"]) * (2.0 * u - 1.0)))
+    if family == "decorrelated":
+        base = param_ns(inp.get("baseMs"))
+        prev = base
+        if clamp_attempt(inp["attempt"]) > 1:
+            prev = max(param_ns(inp.get("previousMs")), base)
+        return rounded_ns(min(param_ns(inp.get("capMs")), base + (3.0 * prev - base) * u))
+    raise ValueError(f"unknown retry family {family!r}")
+
+
+def retry_delay(family):
+    def fn(inp):
+        ns = retry_family_ns(family, inp, inp["u"])
+        return {"delayMs": ms(ns), "delayNs": str(ns)}
+    return fn
+
+
+def retry_bounds(family):
+    def fn(inp):
+        lower, upper = retry_family_ns(family, inp, 0), retry_family_ns(family, inp, 1)
+        return {"lowerMs": ms(lower), "upperMs": ms(upper), "lowerNs": str(lower), "upperNs": str(upper)}
+    return fn
 
 
 # ---------------------------------------------------------------------------
@@ -706,6 +797,8 @@ FUNCTIONS = {
     ("preference", "preference"): preference_steps,
     ("preference", "preferenceDecode"): preference_decode,
     ("scenarios", "scenario"): scenario,
+    **{("retry", f + "Delay"): retry_delay(f) for f in ("fullJitter", "equalJitter", "grpc", "decorrelated")},
+    **{("retry", f + "Bounds"): retry_bounds(f) for f in ("fullJitter", "equalJitter", "grpc", "decorrelated")},
 }
 
 

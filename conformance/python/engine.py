@@ -52,7 +52,17 @@ DEFAULTS = {
     "closingTimeoutMs": 0,
     "renewalTimeoutMs": 0,
     "idleLimitMs": 0,
+    "retryFamily": "rtb1",
+    "retryBaseMs": 0,
+    "retryCapMs": 0,
+    "retryMultiplier": 0,
+    "retryJitter": 0,
+    "immediateReconnect": "on",
+    "immediateReconnectIntervalMs": 0,
 }
+# The retry families' names in the scenarios' config, and in retry.json.
+RETRY_FAMILIES = {"full-jitter": "fullJitter", "equal-jitter": "equalJitter", "grpc": "grpc",
+                  "decorrelated-jitter": "decorrelated"}
 EPOCH_UNIX_MS = 1767225600000  # atMs 0: 2026-01-01T00:00:00Z
 
 WF, HF, WC = "websocket-first", "http-first", "websocket-check"
@@ -342,6 +352,16 @@ class Engine:
         """RTB1 (or the retry spread): one draw, retry number n incremented."""
         self.n += 1
         u = ad.clamp_draw(self.draw())
+        family = RETRY_FAMILIES.get(self.c["retryFamily"])
+        if family:
+            # The configured retry family (adapter.retry_family_ns);
+            # decorrelated jitter reads the last such delay.
+            prev = getattr(self, "last_retry_ns", 0)
+            inp = {"baseMs": self.c["retryBaseMs"], "capMs": self.c["retryCapMs"],
+                   "multiplier": self.c["retryMultiplier"], "jitter": self.c["retryJitter"],
+                   "attempt": self.n, "previousMs": Fraction(prev, MS)}
+            self.last_retry_ns = ad.retry_family_ns(family, inp, u)
+            return self.last_retry_ns
         initial = ms_ns(self.c["disconnectedRetryTimeoutMs"])
         s = self.c["retrySpread"]
         jitter = 1.0 - (0.2 if not s else float(s)) * u
@@ -667,7 +687,9 @@ class Engine:
 
     def reconnect(self, failure, reason="dropped"):
         """Block 10's reconnect part (reason network-down for RTN20a)."""
-        if self.last_immediate is not None and self.now - self.last_immediate < 1000 * MS:
+        mode = self.c["immediateReconnect"]
+        gap = ms_ns(self.c["immediateReconnectIntervalMs"]) if mode == "limited" else 1000 * MS
+        if mode == "off" or (self.last_immediate is not None and self.now - self.last_immediate < gap):
             self.end_attempt(reason, failure)
             return
         w = self.c["reconnectWindowMs"]

@@ -24,10 +24,11 @@ const (
 	AreaHosts      = "hosts"
 	AreaScenarios  = "scenarios"
 	AreaPreference = "preference"
+	AreaRetry      = "retry"
 )
 
 // Areas lists every area, in the order cases are run.
-var Areas = []string{AreaRTB1, AreaTransport, AreaHosts, AreaScenarios, AreaPreference}
+var Areas = []string{AreaRTB1, AreaTransport, AreaHosts, AreaScenarios, AreaPreference, AreaRetry}
 
 // Case is one request the harness sends and the result it expects.
 type Case struct {
@@ -61,7 +62,7 @@ type Suite struct {
 	Tolerance Tolerance
 }
 
-var areaFiles = map[string]string{AreaRTB1: "rtb1.json", AreaTransport: "transport.json", AreaHosts: "hosts.json", AreaScenarios: "scenarios.json", AreaPreference: "preference.json"}
+var areaFiles = map[string]string{AreaRTB1: "rtb1.json", AreaTransport: "transport.json", AreaHosts: "hosts.json", AreaScenarios: "scenarios.json", AreaPreference: "preference.json", AreaRetry: "retry.json"}
 
 // LoadSuite reads the four fixture files from fsys and turns every item into
 // cases: an item's inputs are its fields other than id, spec, function,

@@ -270,7 +270,7 @@ func randRequest(r *rand.Rand, i int) Request {
 	}
 	req := Request{ID: fmt.Sprintf("diff-%d", i), Input: map[string]any{}}
 	in := req.Input
-	switch fn := r.IntN(16); fn {
+	switch fn := r.IntN(17); fn {
 	case 0:
 		req.Function, in["attempt"] = "backoffCoefficient", attempt()
 	case 1:
@@ -368,6 +368,23 @@ func randRequest(r *rand.Rand, i int) Request {
 			}
 		}
 		in["ttlMs"], in["start"], in["steps"] = float64(r.Int64N(1<<33)-1000), start, steps
+	case 16:
+		// The retry families (retry.json): any parameters, attempt,
+		// previous delay and draw.
+		family := pick([]string{"fullJitter", "equalJitter", "grpc", "decorrelated"})
+		req.Function = family + pick([]string{"Delay", "Bounds"})
+		in["baseMs"], in["capMs"], in["attempt"] = initialMs(), initialMs(), attempt()
+		if family == "grpc" {
+			multipliers := []any{1.6, 1.0, 1.005, 2.0, 150.0, 0.5, "NaN", "Infinity", r.Float64() * 3}
+			in["multiplier"] = multipliers[r.IntN(len(multipliers))]
+			in["jitter"] = randFloat(r)
+		}
+		if family == "decorrelated" {
+			in["previousMs"] = math.Abs(initialMs())
+		}
+		if strings.HasSuffix(req.Function, "Delay") {
+			in["u"] = randFloat(r)
+		}
 	}
 	req.Area = functionArea[req.Function]
 	return req
@@ -380,6 +397,8 @@ var functionArea = map[string]string{
 	"httpOnShortCircuit": "transport", "upgradeAfterActivation": "transport",
 	"resolveHosts": "hosts", "shouldFallback": "hosts", "connectivityUp": "hosts", "hostOrder": "hosts", "preferredHost": "hosts",
 	"preference": "preference", "preferenceDecode": "preference",
+	"fullJitterDelay": "retry", "fullJitterBounds": "retry", "equalJitterDelay": "retry", "equalJitterBounds": "retry",
+	"grpcDelay": "retry", "grpcBounds": "retry", "decorrelatedDelay": "retry", "decorrelatedBounds": "retry",
 }
 
 // Pieces random persisted preferences are made of: every token, bound and

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -21,6 +22,14 @@ const (
 	DecisionHostValidation   = "endpoint options that cannot name a host are rejected, naming the option"
 	DecisionHostCase         = "host names and routing policy ids are case-insensitive: lowered, and compared lowered"
 	DecisionBodyUnicode      = "only ASCII white space is trimmed around the connectivity answer"
+	DecisionRetryParams      = "retry-family parameters Validate rejects are clamped: a negative duration as 0, the multiplier into {1} or [1.01, 100], the jitter into [0, 1]"
+)
+
+// The functions of retry.json.
+var (
+	retryDelays = []string{"fullJitterDelay", "equalJitterDelay", "grpcDelay", "decorrelatedDelay"}
+	retryBounds = []string{"fullJitterBounds", "equalJitterBounds", "grpcBounds", "decorrelatedBounds"}
+	retryAll    = slices.Concat(retryDelays, retryBounds)
 )
 
 // saturatedMs is 2^63-1 ns in milliseconds, as the fixtures spell it.
@@ -47,17 +56,28 @@ func numberOr(v any, absent float64) float64 {
 // domainRules are checked in order; the first that applies names the
 // case's decision.
 var domainRules = []domainRule{
-	{DecisionAttemptBelowOne, []string{"backoffCoefficient", "retryDelay", "retryBounds"}, func(in, _ map[string]any) bool {
+	{DecisionAttemptBelowOne, slices.Concat([]string{"backoffCoefficient", "retryDelay", "retryBounds"}, retryAll), func(in, _ map[string]any) bool {
 		return !(numberOr(in["attempt"], 1) >= 1)
 	}},
-	{DecisionUOutsideUnit, []string{"jitterCoefficient", "retryDelay"}, func(in, _ map[string]any) bool {
+	{DecisionUOutsideUnit, slices.Concat([]string{"jitterCoefficient", "retryDelay"}, retryDelays), func(in, _ map[string]any) bool {
 		u := numberOr(in["u"], 0)
 		return !(u >= 0 && u <= 1)
 	}},
 	{DecisionInitialNotAbove0, []string{"retryDelay", "retryBounds"}, func(in, _ map[string]any) bool {
 		return !(numberOr(in["initialMs"], 1) > 0)
 	}},
-	{DecisionSaturation, []string{"retryDelay", "retryBounds"}, func(_, ex map[string]any) bool {
+	{DecisionRetryParams, retryAll, func(in, _ map[string]any) bool {
+		base, cap := numberOr(in["baseMs"], 0), numberOr(in["capMs"], 0)
+		if !(base > 0 && cap >= base) {
+			return true
+		}
+		if _, grpc := in["multiplier"]; !grpc {
+			return false
+		}
+		m, j := numberOr(in["multiplier"], math.NaN()), numberOr(in["jitter"], 0)
+		return !(m == 1 || m >= 1.01 && m <= 100) || !(j >= 0 && j <= 1)
+	}},
+	{DecisionSaturation, slices.Concat([]string{"retryDelay", "retryBounds"}, retryAll), func(_, ex map[string]any) bool {
 		for _, k := range []string{"delayMs", "lowerMs", "upperMs"} {
 			if f, ok := ex[k].(float64); ok && f >= saturatedMs {
 				return true

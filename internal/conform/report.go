@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +62,11 @@ type Report struct {
 	Stale []string `json:"stale,omitempty"`
 	// Missing lists the --require areas the adapter does not implement.
 	Missing []string `json:"missing,omitempty"`
+	// Empty lists the --require areas the adapter implements but in
+	// which no case passed or failed (none selected, every one outside
+	// the declared domain, or the fixtures hold none): a required area
+	// must be shown to work.
+	Empty []string `json:"empty,omitempty"`
 	// Broken says how the adapter broke the protocol (crashed, hung,
 	// wrote something that is not an answer, answered the wrong case or
 	// twice, a bad hello), or how the run could not be started.
@@ -82,6 +88,19 @@ type Report struct {
 
 type outsideCase struct {
 	id, area, spec, decision string
+}
+
+// noneRan records the required areas, implemented by the adapter, in
+// which no case passed or failed.
+func (r *Report) noneRan(required []string) {
+	for _, a := range required {
+		if !slices.Contains(r.Implements, a) {
+			continue // Missing says so
+		}
+		if !slices.ContainsFunc(r.ran, func(c ranCase) bool { return c.area == a }) {
+			r.Empty = append(r.Empty, a)
+		}
+	}
 }
 
 func (r *Report) pass(c Case) {
@@ -128,7 +147,7 @@ func (r Report) ExitCode() int {
 	switch {
 	case r.Broken != "":
 		return ExitBroken
-	case r.Failed > 0 || r.Passed == 0 || len(r.Missing) > 0 || len(r.Stale) > 0 || r.Stopped != "" || r.NotRun > 0:
+	case r.Failed > 0 || r.Passed == 0 || len(r.Missing) > 0 || len(r.Empty) > 0 || len(r.Stale) > 0 || r.Stopped != "" || r.NotRun > 0:
 		return ExitFail
 	}
 	return ExitPass
@@ -156,6 +175,8 @@ func (r Report) verdict() string {
 		return "STOPPED: " + r.Stopped
 	case len(r.Missing) > 0:
 		return "FAIL: required areas not implemented by the adapter: " + strings.Join(r.Missing, ", ")
+	case len(r.Empty) > 0:
+		return "FAIL: required areas in which no case ran: " + strings.Join(r.Empty, ", ")
 	case len(r.Stale) > 0:
 		return "FAIL: known differences that no longer differ: " + strings.Join(r.Stale, ", ")
 	case r.Passed == 0 && r.Failed == 0:

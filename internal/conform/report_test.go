@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,21 @@ func TestNothingRunIsAFailure(t *testing.T) {
 	rep := run(t, withHello(Self{}.Handle, func(r *Response) { r.Implements = []string{} }), Options{})
 	if rep.ExitCode() != ExitFail || rep.Passed != 0 || rep.NotImplemented == 0 || !strings.Contains(rep.verdict(), "no case ran") {
 		t.Fatalf("exit %d, %s, %s", rep.ExitCode(), rep.verdict(), rep.Summary())
+	}
+}
+
+// TestARequiredAreaWithNoCaseRunIsAFailure: an adapter that implements a
+// required area but answers none of its cases (here none selected) fails
+// the run, even when every case that ran passed.
+func TestARequiredAreaWithNoCaseRunIsAFailure(t *testing.T) {
+	rep := run(t, Self{}.Handle, Options{Only: []string{AreaRTB1}, Require: []string{AreaRTB1, AreaRetry}})
+	if rep.ExitCode() != ExitFail || rep.Failed != 0 || rep.Passed == 0 || !slices.Equal(rep.Empty, []string{AreaRetry}) ||
+		!strings.Contains(rep.verdict(), "required areas in which no case ran: retry") {
+		t.Fatalf("exit %d, empty %v, %s, %s", rep.ExitCode(), rep.Empty, rep.verdict(), rep.Summary())
+	}
+	rep = run(t, Self{}.Handle, Options{Only: []string{AreaRetry}, Require: []string{AreaRetry}})
+	if rep.ExitCode() != ExitPass || rep.Empty != nil || rep.Passed < 1000 {
+		t.Fatalf("exit %d, empty %v, %s", rep.ExitCode(), rep.Empty, rep.Summary())
 	}
 }
 

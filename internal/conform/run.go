@@ -304,6 +304,7 @@ func Run(ctx context.Context, suite Suite, w io.Writer, r io.Reader, opt Options
 	if opt.Known != nil {
 		rep.applyKnown(*opt.Known)
 	}
+	rep.noneRan(opt.Require)
 	if rep.Stopped != "" {
 		return rep
 	}

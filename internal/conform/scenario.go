@@ -49,6 +49,17 @@ type ScenarioKnobs struct {
 	ClosingTimeoutMs int64 `json:"closingTimeoutMs,omitempty"`
 	RenewalTimeoutMs int64 `json:"renewalTimeoutMs,omitempty"`
 	IdleLimitMs      int64 `json:"idleLimitMs,omitempty"`
+	// The retry policy (engine.Config.Retry) and the immediate reconnect
+	// (engine.Config.ImmediateReconnect): retryFamily is a
+	// reconnect.RetryFamily's name, immediateReconnect "on", "off" or
+	// "limited".
+	RetryFamily                  string  `json:"retryFamily,omitempty"`
+	RetryBaseMs                  int64   `json:"retryBaseMs,omitempty"`
+	RetryCapMs                   int64   `json:"retryCapMs,omitempty"`
+	RetryMultiplier              float64 `json:"retryMultiplier,omitempty"`
+	RetryJitter                  float64 `json:"retryJitter,omitempty"`
+	ImmediateReconnect           string  `json:"immediateReconnect,omitempty"`
+	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -78,6 +89,24 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	if err := cfg.Preference.UnmarshalText([]byte(k.Preference)); err != nil {
 		return cfg, err
 	}
+	if k.RetryFamily != "" {
+		f, err := reconnect.ParseRetryFamily(k.RetryFamily)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Retry = reconnect.RetryPolicy{Family: f, Base: time.Duration(k.RetryBaseMs) * time.Millisecond, Cap: time.Duration(k.RetryCapMs) * time.Millisecond,
+			Multiplier: k.RetryMultiplier, Jitter: k.RetryJitter}
+	}
+	switch k.ImmediateReconnect {
+	case "", "on":
+	case "off":
+		cfg.ImmediateReconnect = engine.ImmediateOff
+	case "limited":
+		cfg.ImmediateReconnect = engine.ImmediateLimited
+	default:
+		return cfg, fmt.Errorf("unknown immediateReconnect %q", k.ImmediateReconnect)
+	}
+	cfg.ImmediateReconnectInterval = time.Duration(k.ImmediateReconnectIntervalMs) * time.Millisecond
 	cfg.RememberTransport = k.RememberTransport
 	cfg.CanRenewToken = k.CanRenewToken
 	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

@@ -137,6 +137,9 @@ func answer(req Request) (map[string]any, error) {
 	if req.Function == "preference" || req.Function == "preferenceDecode" {
 		return answerPreference(req)
 	}
+	if isRetryFunction(req.Function) {
+		return answerRetry(req)
+	}
 	if req.Function == "scenario" {
 		var in ScenarioInput
 		if err := decode(req.Input, &in); err != nil {

@@ -202,7 +202,7 @@ func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters 
 // sectionAreas names the areas whose cases can see a change of the
 // reference adapter at from: the area of the "// ---- " section holding
 // it, with hosts for the RTB1 section (hostOrder clamps its draws with
-// clampU); every area for the protocol section, which serves them all.
+// clampU), retry for the retry families' section; every area for the protocol section, which serves them all.
 func sectionAreas(src, from string) []string {
 	i := strings.Index(src, from)
 	if i < 0 {
@@ -219,6 +219,8 @@ func sectionAreas(src, from string) []string {
 		return []string{AreaHosts}
 	case strings.HasPrefix(section, "// ---- Transport preference"):
 		return []string{AreaPreference}
+	case strings.HasPrefix(section, "// ---- Retry families"):
+		return []string{AreaRetry}
 	}
 	return nil
 }

@@ -95,6 +95,28 @@ func randConfig(r *rand.Rand) Config {
 	if r.IntN(5) == 0 {
 		c.SuspendedSpread = pick(r, 0.5, 1)
 	}
+	if r.IntN(5) == 0 && c.RetrySpread == 0 {
+		// The retry families (engine.Config.Retry) at their storm
+		// parameters and at small ones, which retry often.
+		switch r.IntN(4) {
+		case 0:
+			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "full-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
+		case 1:
+			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "equal-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
+		case 2:
+			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "grpc", pick[int64](r, 1000, 300), pick[int64](r, 120000, 5000)
+			c.RetryMultiplier, c.RetryJitter = pick(r, 1.6, 1, 2.5), pick(r, 0.2, 0, 1)
+		default:
+			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "decorrelated-jitter", pick[int64](r, 1000, 100), pick[int64](r, 30000, 3000)
+		}
+	}
+	if r.IntN(5) == 0 {
+		if c.ReconnectWindowMs == 0 && r.IntN(2) == 0 {
+			c.ImmediateReconnect = "off"
+		} else {
+			c.ImmediateReconnect, c.ImmediateReconnectIntervalMs = "limited", pick[int64](r, 1000, 5000, 30000)
+		}
+	}
 	c.CanRenewToken = r.IntN(2) == 0
 	return c
 }

@@ -120,7 +120,9 @@ func TestGenerateCovers(t *testing.T) {
 	want = append(want, "policy websocket-first", "policy http-first", "policy websocket-check", "endpoint default",
 		"endpoint explicit", "endpoint routing", "endpoint nonprod", "fallbackHosts empty", "fallbackHosts some",
 		"webSocket off", "http off", "shortCircuitMs", "connectionStateTtlMs", "preference http", "preference websocket",
-		"preference expired", "rememberTransport", "reconnectWindowMs", "immediateShare", "retrySpread", "suspendedSpread")
+		"preference expired", "rememberTransport", "reconnectWindowMs", "immediateShare", "retrySpread", "suspendedSpread",
+		"retryFamily full-jitter", "retryFamily equal-jitter", "retryFamily grpc", "retryFamily decorrelated-jitter",
+		"immediateReconnect off", "immediateReconnect limited")
 	for _, w := range want {
 		if seen[w] == 0 {
 			t.Errorf("no timeline has %s", w)
@@ -153,6 +155,7 @@ func coverConfig(c Config, seen map[string]int) {
 		"preference expired": strings.Contains(c.Preference, fmt.Sprint(EpochUnixMs-86400000)), "rememberTransport": c.RememberTransport,
 		"reconnectWindowMs": c.ReconnectWindowMs != 0, "immediateShare": c.ImmediateShare != 0, "retrySpread": c.RetrySpread != 0,
 		"suspendedSpread": c.SuspendedSpread != 0, "canRenewToken": c.CanRenewToken,
+		"retryFamily " + c.RetryFamily: c.RetryFamily != "", "immediateReconnect " + c.ImmediateReconnect: c.ImmediateReconnect != "",
 	} {
 		if on {
 			seen[name]++

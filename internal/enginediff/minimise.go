@@ -70,6 +70,10 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 		func(c *Config) { c.RememberTransport = false }, func(c *Config) { c.ImmediateShare = 0 },
 		func(c *Config) { c.ReconnectWindowMs, c.ImmediateShare = 0, 0 }, func(c *Config) { c.RetrySpread = 0 },
 		func(c *Config) { c.SuspendedSpread = 0 }, func(c *Config) { c.CanRenewToken = false },
+		func(c *Config) {
+			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs, c.RetryMultiplier, c.RetryJitter = "", 0, 0, 0, 0
+		},
+		func(c *Config) { c.ImmediateReconnect, c.ImmediateReconnectIntervalMs = "", 0 },
 	} {
 		c := tl.clone()
 		reset(&c.Config)

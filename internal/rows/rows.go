@@ -513,6 +513,20 @@ var tableRows = []Row{
 		"storm-safe: suspended spread", pins("storm-safe-suspended-spread", "storm-safe-suspended-spread-fractional-milliseconds"),
 		any_, "state <from> suspended <reason> retryIn=<retryIn> …", retryTimer),
 
+	// ---- Retry policies and the immediate reconnect (opt-in; docs/retry-policies.md) ----
+	row("SS-CONNECTING-retry-policy-1", "storm", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"retryFamily other than rtb1: every DISCONNECTED retry waits that family's delay for retry number n and one draw u (fullJitter, equalJitter, grpc, decorrelated of retry.json, with retryBaseMs, retryCapMs, retryMultiplier, retryJitter; decorrelated jitter's previous delay is the last DISCONNECTED retry's), gRPC's first retry drawing too",
+		"retry policy", pins("retry-policy-full-jitter", "retry-policy-grpc", "retry-policy-decorrelated-jitter"),
+		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
+	row("SS-CONNECTED-drop-immediate-off-1", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"immediateReconnect off: the drop never reconnects at once; as ALL-CONNECTED-drop-rate-limited-2, DISCONNECTED with the next retry number's delay (one draw), then the state-TTL timer",
+		"retry policy: immediate reconnect off", pins("immediate-reconnect-off"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
+	row("SS-CONNECTED-drop-immediate-limited-2", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
+		"immediateReconnect limited to immediateReconnectIntervalMs I: a drop less than I after the last immediate reconnect is rate-limited as ALL-CONNECTED-drop-rate-limited-2; one at least I after it (or with none before) reconnects at once as ALL-CONNECTED-drop-1",
+		"retry policy: immediate reconnect limited", pins("immediate-reconnect-limited"),
+		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
+
 	// ---- Time ----
 	row("ALL-ANY-time-backwards-1", "time", allP, "any", "any",
 		"an event stamped earlier than the latest time seen happens at that latest time: every due time is computed from it",
@@ -601,6 +615,7 @@ var onePath = map[string]bool{
 	"ALL-ANY-time-backwards-1": true, "SS-CONNECTED-drop-window-1": true, "SS-CONNECTED-drop-window-immediate-2": true,
 	"SS-CONNECTED-network-down-window-3": true,
 	"SS-CONNECTING-retry-spread-1":       true, "SS-DISCONNECTED-suspended-spread-1": true,
+	"SS-CONNECTING-retry-policy-1": true, "SS-CONNECTED-drop-immediate-off-1": true, "SS-CONNECTED-drop-immediate-limited-2": true,
 }
 
 // KnownGaps are the policies a row applies to but no scenario pins it

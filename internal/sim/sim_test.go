@@ -205,6 +205,16 @@ func TestStormMatchesTheEngineClientByClient(t *testing.T) {
 			Downtime: 20 * time.Second, Horizon: 10 * time.Minute, Seed: 8, Bucket: time.Millisecond},
 		{Clients: 30, Strategy: StrategyRTB1Safe, Safe: SafeOptions{RetrySpread: 0.6, SuspendedSpread: 1}, Timeouts: reconnect.DefaultTimeouts(),
 			Downtime: 250 * time.Second, Horizon: 10 * time.Minute, Seed: 7, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyRTB1NoImmediate, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 9, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyPolicyFullJitter, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 10, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyPolicyEqualJitter, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 60 * time.Second, Horizon: 10 * time.Minute, Seed: 11, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyPolicyGRPC, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 200 * time.Second, Horizon: 10 * time.Minute, Seed: 12, Bucket: time.Millisecond},
+		{Clients: 30, Strategy: StrategyPolicyDecorrelated, Timeouts: reconnect.DefaultTimeouts(),
+			Downtime: 90 * time.Second, Horizon: 10 * time.Minute, Seed: 13, Bucket: time.Millisecond},
 	} {
 		t.Run(sc.Strategy.String(), func(t *testing.T) { stormMatchesEngines(t, sc) })
 	}
@@ -244,6 +254,10 @@ func engineAttemptTimes(t *testing.T, sc StormConfig, id uint32) []time.Duration
 	if sc.Strategy == StrategyRTB1Safe {
 		cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = sc.Safe.Window, sc.Safe.RetrySpread, sc.Safe.SuspendedSpread
 		cfg.ImmediateShare = sc.Safe.ImmediateShare
+	}
+	cfg.Retry = PolicyOf(sc.Strategy)
+	if sc.Strategy == StrategyRTB1NoImmediate {
+		cfg.ImmediateReconnect = engine.ImmediateOff
 	}
 	e, err := engine.New(cfg)
 	if err != nil {

@@ -66,6 +66,10 @@ type StormResult struct {
 	// the immediate reconnects every engine-rule strategy shares.
 	PeakPerSecond      float64 `json:"peakPerSecond"`
 	RetryPeakPerSecond float64 `json:"retryPeakPerSecond"`
+	// AcceptPeakPerSecond is the most attempts the server accepted in
+	// one second (from one whole second to the next): the load a restart
+	// puts on it once it is up, at most Capacity.
+	AcceptPeakPerSecond int `json:"acceptPeakPerSecond"`
 	// PeakToMean is the largest bucket over the mean bucket from 0 to the
 	// last attempt.
 	PeakToMean float64 `json:"peakToMean"`
@@ -195,13 +199,23 @@ func Storm(sc StormConfig) (StormResult, error) {
 		}
 		return &prev[id]
 	}
+	var prevNs []time.Duration // StrategyPolicyDecorrelated's previous retry delay
+	if st == StrategyPolicyDecorrelated {
+		prevNs = make([]time.Duration, sc.Clients)
+	}
+	prevNsOf := func(id uint32) *time.Duration {
+		if prevNs == nil {
+			return nil
+		}
+		return &prevNs[id]
+	}
 
 	res := StormResult{Jitter: st.String(), Clients: sc.Clients, Bucket: sc.Bucket,
 		Attempts: make([]int, int(sc.Horizon/sc.Bucket)+1)}
 	horizonSlots := int64(sc.Horizon / slotWidth)
 	pending := 0
 	for id := range uint32(sc.Clients) {
-		d, _ := st.delay(&sc, 0, stormUniform(sc.Seed, id, sc.drawIndex(0, false)), prevOf(id))
+		d, _ := st.delay(&sc, 0, stormUniform(sc.Seed, id, sc.drawIndex(0, false)), prevOf(id), prevNsOf(id))
 		if s := int64(d / slotWidth); s <= horizonSlots {
 			w.push(s, id)
 			pending++
@@ -238,6 +252,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 			nextID := w.next[id]
 			if t >= sc.Downtime && (sc.Capacity == 0 || accepted < sc.Capacity) {
 				accepted++
+				res.AcceptPeakPerSecond = max(res.AcceptPeakPerSecond, accepted)
 				pending--
 				res.Reconnected++
 				sumDisconnected += float64(t)
@@ -260,7 +275,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 			if suspended {
 				d = st.suspendedDelay(&sc, u)
 			} else {
-				d, ok = st.delay(&sc, int(fails[id]), u, prevOf(id))
+				d, ok = st.delay(&sc, int(fails[id]), u, prevOf(id), prevNsOf(id))
 			}
 			if next := slot + max(int64(d/slotWidth), 1); ok && next <= horizonSlots {
 				w.push(next, id)

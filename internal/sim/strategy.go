@@ -64,11 +64,27 @@ const (
 	// (dotnet/aspnetcore src/SignalR/clients/ts/signalr): 0, 2, 10 and
 	// 30 s, then it gives up (the connection closes for good).
 	StrategySignalR
+	// StrategyRTB1NoImmediate is the engine with Config.ImmediateReconnect
+	// ImmediateOff: no reconnect at once after the drop; the drop takes
+	// RTB1's retry 1, and every later attempt the next retry number.
+	StrategyRTB1NoImmediate
+	// StrategyPolicyFullJitter, StrategyPolicyEqualJitter,
+	// StrategyPolicyGRPC and StrategyPolicyDecorrelated are the engine with
+	// Config.Retry set to that family at PolicyOf's parameters (full and
+	// equal jitter and decorrelated jitter base 1 s, cap 30 s; gRPC's
+	// DefaultGRPCBackoff, 1 s × 1.6 ± 0.2 up to 120 s) and the immediate
+	// reconnect kept: the engine's arithmetic, so a storm client and an
+	// engine agree to the nanosecond.
+	StrategyPolicyFullJitter
+	StrategyPolicyEqualJitter
+	StrategyPolicyGRPC
+	StrategyPolicyDecorrelated
 	numStrategies
 )
 
 var strategyNames = [numStrategies]string{"rtb1", "none", "full", "equal", "decorrelated", "rtb1-safe",
-	"socketio", "centrifuge-js", "centrifuge-go", "phoenix", "signalr"}
+	"socketio", "centrifuge-js", "centrifuge-go", "phoenix", "signalr",
+	"rtb1-no-immediate", "policy-full-jitter", "policy-equal-jitter", "policy-grpc", "policy-decorrelated-jitter"}
 
 // Strategies returns every strategy, in the order of their constants.
 func Strategies() []Strategy {
@@ -77,6 +93,33 @@ func Strategies() []Strategy {
 		out[i] = Strategy(i)
 	}
 	return out
+}
+
+// DefaultStrategies returns the strategies simulate storm compares by
+// default: the first eleven (docs/storms.md's first table).
+func DefaultStrategies() []Strategy { return Strategies()[:StrategySignalR+1] }
+
+// RetryPolicyStrategies returns the engine's retry choices: RTB1 with and
+// without the immediate reconnect and each retry family at PolicyOf's
+// parameters (docs/storms.md, "Retry policies").
+func RetryPolicyStrategies() []Strategy {
+	return []Strategy{StrategyRTB1, StrategyRTB1NoImmediate, StrategyPolicyFullJitter, StrategyPolicyEqualJitter, StrategyPolicyGRPC, StrategyPolicyDecorrelated}
+}
+
+// PolicyOf returns the engine's Config.Retry for a policy strategy, and
+// the zero RetryPolicy (RTB1) for the others.
+func PolicyOf(s Strategy) reconnect.RetryPolicy {
+	switch s {
+	case StrategyPolicyFullJitter:
+		return reconnect.FullJitter{Base: time.Second, Cap: 30 * time.Second}.Policy()
+	case StrategyPolicyEqualJitter:
+		return reconnect.EqualJitter{Base: time.Second, Cap: 30 * time.Second}.Policy()
+	case StrategyPolicyGRPC:
+		return reconnect.DefaultGRPCBackoff().Policy()
+	case StrategyPolicyDecorrelated:
+		return reconnect.DecorrelatedJitter{Base: time.Second, Cap: 30 * time.Second}.Policy()
+	}
+	return reconnect.RetryPolicy{}
 }
 
 // String returns the strategy's name as ParseStrategy accepts it.
@@ -99,7 +142,7 @@ func ParseStrategy(name string) (Strategy, error) {
 
 // engineRules reports whether the strategy follows the engine's rules
 // (immediate reconnect, RTB1 retries, SUSPENDED after connectionStateTtl).
-func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe }
+func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe || s >= StrategyRTB1NoImmediate }
 
 // SafeOptions are the storm-safe options StrategyRTB1Safe adds to RTB1.
 type SafeOptions struct {
@@ -143,18 +186,39 @@ const (
 
 // maxDelay bounds every delay the strategy can return for sc.
 func (s Strategy) maxDelay(sc *StormConfig) time.Duration {
+	_, policyMax := PolicyOf(s).Bounds(math.MaxInt, math.MaxInt64)
+	if PolicyOf(s).Family == reconnect.FamilyRTB1 {
+		policyMax = 0
+	}
 	return max(reconnect.RetryDelay(sc.Timeouts.DisconnectedRetry, 4, 0), sc.Timeouts.SuspendedRetry,
-		decorrelatedCap, sc.Safe.Window)
+		decorrelatedCap, sc.Safe.Window, policyMax)
 }
 
 // delay is the wait before the next attempt of a client that has failed
 // a attempts since the drop (a = 0: the first attempt after the drop), for
 // the draw u; prev is the client's previous delay in milliseconds (used by
-// decorrelated only). ok is false when the strategy gives up.
-func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32) (d time.Duration, ok bool) {
+// decorrelated only), prevNs its previous retry delay in nanoseconds (used
+// by StrategyPolicyDecorrelated only, as the engine keeps it). ok is false
+// when the strategy gives up.
+func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32, prevNs *time.Duration) (d time.Duration, ok bool) {
 	initial := sc.Timeouts.DisconnectedRetry
 	upper := func() time.Duration { return reconnect.RetryDelay(initial, a, 0) }
 	switch s {
+	case StrategyRTB1NoImmediate:
+		return reconnect.RetryDelay(initial, a+1, u), true
+	case StrategyPolicyFullJitter, StrategyPolicyEqualJitter, StrategyPolicyGRPC, StrategyPolicyDecorrelated:
+		if a == 0 {
+			return 0, true
+		}
+		var previous time.Duration
+		if prevNs != nil {
+			previous = *prevNs
+		}
+		d := PolicyOf(s).Delay(a, previous, u)
+		if prevNs != nil {
+			*prevNs = d
+		}
+		return d, true
 	case StrategyRTB1, StrategyNone, StrategyFull, StrategyEqual:
 		if a == 0 {
 			return 0, true
@@ -241,8 +305,8 @@ func (s Strategy) suspendedDelay(sc *StormConfig, u float64) time.Duration {
 func (sc *StormConfig) drawIndex(fails int, suspended bool) int {
 	k := fails
 	switch {
-	case !sc.Strategy.engineRules():
-		k++
+	case !sc.Strategy.engineRules(), sc.Strategy == StrategyRTB1NoImmediate:
+		k++ // a draw at the drop too
 	case sc.Strategy == StrategyRTB1Safe:
 		if sc.Safe.Window > 0 {
 			k++

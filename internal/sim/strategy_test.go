@@ -63,7 +63,7 @@ func TestStrategyDelaysFollowThePublishedSchedules(t *testing.T) {
 	}
 	for _, c := range cases {
 		var prev uint32
-		got, ok := c.s.delay(sc, c.a, c.u, &prev)
+		got, ok := c.s.delay(sc, c.a, c.u, &prev, nil)
 		if got != c.want || ok != c.ok {
 			t.Errorf("%s delay(a=%d, u=%v) = %v, %v; want %v, %v", c.s, c.a, c.u, got, ok, c.want, c.ok)
 		}
@@ -80,7 +80,7 @@ func TestStrategyDelaysFollowThePublishedSchedules(t *testing.T) {
 		u    float64
 		want time.Duration
 	}{{0.3, 0}, {0.5, 2 * time.Second}, {1, 6 * time.Second}, {1, 18 * time.Second}, {1, 30 * time.Second}, {0, time.Second}} {
-		if got, _ := StrategyDecorrelated.delay(sc, i, c.u, &prev); got != c.want {
+		if got, _ := StrategyDecorrelated.delay(sc, i, c.u, &prev, nil); got != c.want {
 			t.Errorf("decorrelated delay %d = %v, want %v", i, got, c.want)
 		}
 	}

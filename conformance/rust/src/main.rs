@@ -9,6 +9,7 @@ mod hosts;
 mod json;
 mod ownhosts;
 mod preference;
+mod retry;
 mod transport;
 
 use json::{num, obj, s, Value};
@@ -50,6 +51,24 @@ fn rtb1(function: &str, input: &Value) -> Result<Value, String> {
         }
         f => Err(format!("unknown function {}", f)),
     }
+}
+
+fn retry_area(function: &str, input: &Value) -> Result<Value, String> {
+    if let Some(family) = function.strip_suffix("Delay") {
+        let (ms, ns) = retry::ms_ns(retry::family_ns(family, input, input.num_of("u"))?);
+        return Ok(obj(vec![("delayMs", num(ms)), ("delayNs", ns_string(ns))]));
+    }
+    if let Some(family) = function.strip_suffix("Bounds") {
+        let (lo, lo_ns) = retry::ms_ns(retry::family_ns(family, input, 0.0)?);
+        let (hi, hi_ns) = retry::ms_ns(retry::family_ns(family, input, 1.0)?);
+        return Ok(obj(vec![
+            ("lowerMs", num(lo)),
+            ("lowerNs", ns_string(lo_ns)),
+            ("upperMs", num(hi)),
+            ("upperNs", ns_string(hi_ns)),
+        ]));
+    }
+    Err(format!("unknown function {}", function))
 }
 
 fn transport_area(function: &str, input: &Value) -> Result<Value, String> {
@@ -314,6 +333,17 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.closing_timeout_ms = c.num_of("closingTimeoutMs");
     cfg.renewal_timeout_ms = c.num_of("renewalTimeoutMs");
     cfg.idle_limit_ms = c.num_of("idleLimitMs");
+    if c.has("retryFamily") {
+        cfg.retry_family = c.str_of("retryFamily");
+    }
+    cfg.retry_base_ms = c.num_of("retryBaseMs");
+    cfg.retry_cap_ms = c.num_of("retryCapMs");
+    cfg.retry_multiplier = c.num_of("retryMultiplier");
+    cfg.retry_jitter = c.num_of("retryJitter");
+    if c.has("immediateReconnect") {
+        cfg.immediate_reconnect = c.str_of("immediateReconnect");
+    }
+    cfg.immediate_interval_ms = c.num_of("immediateReconnectIntervalMs");
     Ok(cfg)
 }
 
@@ -348,6 +378,9 @@ fn answer(req: &Value) -> Value {
             .unwrap_or_else(Answer::Error),
         "hosts" => hosts_area(&function, &input),
         "preference" => preference_area(&function, &input)
+            .map(Answer::Result)
+            .unwrap_or_else(Answer::Error),
+        "retry" => retry_area(&function, &input)
             .map(Answer::Result)
             .unwrap_or_else(Answer::Error),
         "scenarios" => scenario(&input)
@@ -409,6 +442,7 @@ fn main() {
                         s("hosts"),
                         s("preference"),
                         s("scenarios"),
+                        s("retry"),
                     ]),
                 ),
                 ("name", s("reconnect-conform (Rust, clean-room port)")),

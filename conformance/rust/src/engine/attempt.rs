@@ -9,6 +9,31 @@ impl Engine {
     pub(crate) fn enter_disconnected_rtb1(&mut self, reason: &str, error: Option<Failure>) {
         self.retry_n += 1;
         let u = self.draw();
+        let family = match self.cfg.retry_family.as_str() {
+            "full-jitter" => Some("fullJitter"),
+            "equal-jitter" => Some("equalJitter"),
+            "grpc" => Some("grpc"),
+            "decorrelated-jitter" => Some("decorrelated"),
+            _ => None,
+        };
+        if let Some(family) = family {
+            // The configured retry family (retry.json); decorrelated jitter
+            // reads the last such delay.
+            let c = &self.cfg;
+            let input = crate::json::obj(vec![
+                ("baseMs", crate::json::num(c.retry_base_ms)),
+                ("capMs", crate::json::num(c.retry_cap_ms)),
+                ("multiplier", crate::json::num(c.retry_multiplier)),
+                ("jitter", crate::json::num(c.retry_jitter)),
+                ("attempt", crate::json::num(self.retry_n as f64)),
+                ("previousMs", crate::json::num(self.last_retry as f64 / 1e6)),
+            ]);
+            let d = crate::retry::family_ns(family, &input, u).unwrap_or(0);
+            self.last_retry = d;
+            self.state_change(State::Disconnected, reason, Some(d), error.as_ref());
+            self.start_timer(TimerKind::Retry, d);
+            return;
+        }
         let spread = if self.cfg.retry_spread > 0.0 {
             self.cfg.retry_spread
         } else {
@@ -61,7 +86,13 @@ impl Engine {
 
     /// Block 10's reconnect part: the rate limit, the window or the immediate reconnect.
     pub(crate) fn reconnect_part(&mut self, reason: &str, error: Option<Failure>) {
-        let rate_limited = matches!(self.last_immediate, Some(t) if self.now - t < 1000 * MS);
+        let gap = if self.cfg.immediate_reconnect == "limited" {
+            ns(self.cfg.immediate_interval_ms)
+        } else {
+            1000 * MS
+        };
+        let rate_limited = self.cfg.immediate_reconnect == "off"
+            || matches!(self.last_immediate, Some(t) if self.now - t < gap);
         if rate_limited {
             self.end_attempt(reason, error);
             return;

@@ -37,6 +37,16 @@ pub struct Config {
     pub closing_timeout_ms: f64,
     pub renewal_timeout_ms: f64,
     pub idle_limit_ms: f64,
+    /// The retry family ("rtb1" or a name of retry.json's families, as the
+    /// scenarios spell it) and its parameters.
+    pub retry_family: String,
+    pub retry_base_ms: f64,
+    pub retry_cap_ms: f64,
+    pub retry_multiplier: f64,
+    pub retry_jitter: f64,
+    /// "on", "off" or "limited", and the limit's interval.
+    pub immediate_reconnect: String,
+    pub immediate_interval_ms: f64,
 }
 
 impl Default for Config {
@@ -75,6 +85,13 @@ impl Default for Config {
             closing_timeout_ms: 0.0,
             renewal_timeout_ms: 0.0,
             idle_limit_ms: 0.0,
+            retry_family: "rtb1".into(),
+            retry_base_ms: 0.0,
+            retry_cap_ms: 0.0,
+            retry_multiplier: 0.0,
+            retry_jitter: 0.0,
+            immediate_reconnect: "on".into(),
+            immediate_interval_ms: 0.0,
         }
     }
 }
