@@ -5,6 +5,7 @@ package engine
 
 import (
 	"math"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 )
@@ -55,6 +56,12 @@ type attempt struct {
 	// a renewal, whose token error ends it (token.go).
 	renewal CheckID
 	renewed bool
+
+	// The short-circuit timer (adaptive.go): when its websocket's dial
+	// started, when the timer is due, and whether the websocket reported
+	// its dial already.
+	scStart, scDue time.Time
+	dialed         bool
 }
 
 // checkPurpose is why a connectivity check is in flight.
@@ -128,6 +135,7 @@ func (e *Engine) firstTransports(out []Action) []Action {
 	}
 	out = e.open(out, reconnect.WebSocket, e.hostAt(e.att.firstHost), e.connectMode(), roleShortCircuit)
 	if first.ShortCircuit > 0 {
+		e.att.scStart, e.att.scDue = e.now, e.now.Add(first.ShortCircuit)
 		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
 	}
 	return out

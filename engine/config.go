@@ -61,6 +61,11 @@ type Config struct {
 	// ShortCircuit is how long the first websocket has to itself before
 	// HTTP starts too; 0 means reconnect.DefaultShortCircuit (2 s).
 	ShortCircuit time.Duration
+	// Adaptive brings the short circuit forward to a multiple of the
+	// websocket's observed dial round trip (EventTransportDialed), with
+	// ShortCircuit as the ceiling; the zero value is off (see
+	// AdaptiveShortCircuit).
+	Adaptive AdaptiveShortCircuit
 	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's timers; 0
 	// means DefaultSlowTimeout (4 s) and DefaultGiveUpTimeout (10 s).
 	SlowTimeout, GiveUpTimeout time.Duration
@@ -153,6 +158,9 @@ func (c Config) Validate() error {
 		return &reconnect.FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "must be PolicyWebSocketFirst, PolicyHTTPFirst or PolicyWebSocketCheck"}
 	}
 	if err := c.Flap.validate(); err != nil {
+		return err
+	}
+	if err := c.Adaptive.validate(); err != nil {
 		return err
 	}
 	return c.validateStorm()

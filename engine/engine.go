@@ -181,6 +181,8 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //   - EventAuthorize (Auth#authorize, RTC8) halts an attempt in flight for
 //     a token renewal and a new attempt (RTC8b), or connects with the
 //     renewal first (RTC8c); while CONNECTED or CLOSING it is ignored.
+//   - EventTransportDialed may bring the short-circuit timer forward
+//     (AdaptiveShortCircuit); otherwise it is ignored.
 func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	if now.Before(e.now) {
 		now = e.now
@@ -240,6 +242,10 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 		return e.onTokenRenewal(out, ev)
 	case EventAuthorize:
 		return e.onAuthorize(out) // authorize.go
+	case EventTransportDialed:
+		if s := e.slot(ev.Transport); s != nil {
+			return e.onDialed(out, s, ev.RTT) // adaptive.go
+		}
 	}
 	return out
 }

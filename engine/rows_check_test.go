@@ -373,6 +373,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"flapDrops": float64(engine.DefaultFlapDrops), "flapWindowMs": ms(engine.DefaultFlapWindow), "flapHoldMs": ms(engine.DefaultFlapHold),
 		"reconnectWindowMs": ms(c.ReconnectWindow), "immediateShare": c.ImmediateShare, "retrySpread": c.RetrySpread, "suspendedSpread": c.SuspendedSpread,
 		"canRenewToken": c.CanRenewToken,
+		"adaptiveMultiple": c.Adaptive.Multiple, "adaptiveFloorMs": ms(c.Adaptive.Floor),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

@@ -25,6 +25,8 @@ type scenarioConfig struct {
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool     `json:"canRenewToken,omitempty"`
+	AdaptiveMultiple     float64  `json:"adaptiveMultiple,omitempty"`
+	AdaptiveFloorMs      int64    `json:"adaptiveFloorMs,omitempty"`
 }
 
 type scenarioStep struct {

@@ -3,6 +3,7 @@ package conform
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,8 @@ type ScenarioKnobs struct {
 	RetrySpread          float64   `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
+	AdaptiveMultiple     float64   `json:"adaptiveMultiple,omitempty"`
+	AdaptiveFloorMs      int64     `json:"adaptiveFloorMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -73,6 +76,7 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	}
 	cfg.RememberTransport = k.RememberTransport
 	cfg.CanRenewToken = k.CanRenewToken
+	cfg.Adaptive = engine.AdaptiveShortCircuit{Multiple: k.AdaptiveMultiple, Floor: time.Duration(k.AdaptiveFloorMs) * time.Millisecond}
 	switch k.Policy {
 	case "", "websocket-first":
 	case "http-first":
@@ -245,6 +249,8 @@ func ParseEvent(s string, timer func(name string) engine.TimerID) (engine.Event,
 		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
 	case "connected", "details", "activity", "token":
 		return serverEvent(s, f)
+	case "dialed":
+		return dialedEvent(s, f)
 	}
 	k, ok := eventKinds[f[0]]
 	if !ok {
@@ -266,6 +272,23 @@ func ParseEvent(s string, timer func(name string) engine.TimerID) (engine.Event,
 		ev.Failure = fl
 	}
 	return ev, nil
+}
+
+// dialedEvent reads "dialed T<n> rtt=<ms>": transport T<n>'s dial is up
+// after <ms> milliseconds (a non-negative number, decimals allowed).
+func dialedEvent(s string, f []string) (engine.Event, error) {
+	if len(f) != 3 || !strings.HasPrefix(f[1], "T") || !strings.HasPrefix(f[2], "rtt=") {
+		return engine.Event{}, fmt.Errorf("bad event %q: want dialed T<n> rtt=<ms>", s)
+	}
+	n, err := strconv.ParseUint(f[1][1:], 10, 64)
+	if err != nil {
+		return engine.Event{}, fmt.Errorf("bad transport in %q", s)
+	}
+	ms, err := strconv.ParseFloat(f[2][len("rtt="):], 64)
+	if err != nil || !(ms >= 0 && ms <= 86_400_000) {
+		return engine.Event{}, fmt.Errorf("bad rtt in %q: want milliseconds from 0 to a day", s)
+	}
+	return engine.Event{Kind: engine.EventTransportDialed, Transport: engine.TransportID(n), RTT: time.Duration(math.Round(ms * float64(time.Millisecond)))}, nil
 }
 
 // msText writes a duration as milliseconds with at most six decimals.
