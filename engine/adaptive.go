@@ -73,8 +73,9 @@ func (a AdaptiveShortCircuit) HeadStart(rtt, ceiling time.Duration) time.Duratio
 	return min(max(d, a.Floor), ceiling)
 }
 
-// validate checks the rule's fields.
-func (a AdaptiveShortCircuit) validate() error {
+// Validate reports an invalid field of a as a *reconnect.FieldError
+// (named as Config.Adaptive's), or nil; Config.Validate calls it.
+func (a AdaptiveShortCircuit) Validate() error {
 	switch {
 	case a.Multiple != 0 && !(a.Multiple >= 1 && a.Multiple <= 100):
 		v := fmt.Sprint(a.Multiple)

@@ -160,7 +160,7 @@ func (c Config) Validate() error {
 	if err := c.Flap.validate(); err != nil {
 		return err
 	}
-	if err := c.Adaptive.validate(); err != nil {
+	if err := c.Adaptive.Validate(); err != nil {
 		return err
 	}
 	return c.validateStorm()
