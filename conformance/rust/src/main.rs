@@ -303,6 +303,8 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    cfg.adaptive_multiple = c.num_of("adaptiveMultiple");
+    cfg.adaptive_floor_ms = c.num_of("adaptiveFloorMs");
     Ok(cfg)
 }
 

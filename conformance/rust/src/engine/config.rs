@@ -30,6 +30,9 @@ pub struct Config {
     pub retry_spread: f64,
     pub suspended_spread: f64,
     pub can_renew_token: bool,
+    /// The adaptive short circuit's multiple k (0: off) and floor.
+    pub adaptive_multiple: f64,
+    pub adaptive_floor_ms: f64,
 }
 
 impl Default for Config {
@@ -63,6 +66,8 @@ impl Default for Config {
             retry_spread: 0.0,
             suspended_spread: 0.0,
             can_renew_token: false,
+            adaptive_multiple: 0.0,
+            adaptive_floor_ms: 0.0,
         }
     }
 }
