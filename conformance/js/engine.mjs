@@ -315,7 +315,7 @@ export class Engine {
     if (this.both) {
       this.attempt.flowKind = "http";
       this.open("websocket", this.hostAt(hostIndex), this.mode(), "short-circuit");
-      this.startTimerMs("short-circuit", this.shortCircuitMs());
+      this.startTimerMs("short-circuit", this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2000);
       this.attempt.scStartNs = this.nowNs; // the adaptive short circuit counts from here
       return;
     }
@@ -401,8 +401,9 @@ export class Engine {
     return this.out;
   }
 
+  // The configured short circuit, the adaptive rule's ceiling.
   shortCircuitMs() {
-    return this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2000;
+    return this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2e3;
   }
 
   // Block 19: the adaptive short circuit. Under websocket-first with
