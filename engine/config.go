@@ -59,7 +59,9 @@ type Config struct {
 	// Policy chooses the first transport of each attempt.
 	Policy Policy
 	// ShortCircuit is how long the first websocket has to itself before
-	// HTTP starts too; 0 means reconnect.DefaultShortCircuit (2 s).
+	// HTTP starts too (the adaptive rule's ceiling); 0 means
+	// reconnect.DefaultShortCircuit (the proposal's 2 s). Defaults sets
+	// DefaultShortCircuit (500 ms), AblyConfig 2 s.
 	ShortCircuit time.Duration
 	// Adaptive brings the short circuit forward to a multiple of the
 	// websocket's observed dial round trip (EventTransportDialed), with
