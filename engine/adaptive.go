@@ -95,17 +95,19 @@ func (a AdaptiveShortCircuit) Validate() error {
 // report, no short-circuit timer running, the rule off or another policy.
 func (e *Engine) onDialed(out []Action, s *transportSlot, rtt time.Duration) []Action {
 	if !e.adaptsShortCircuit() || e.state != Connecting || s.role != roleShortCircuit || s.status != slotOpening ||
-		!e.hasTimer(TimerShortCircuit) || e.att.dialed {
+		!e.hasTimer(TimerShortCircuit) || !e.scWaiting {
 		return out
 	}
-	e.att.dialed = true
-	due := e.att.scStart.Add(e.cfg.Adaptive.HeadStart(rtt, e.cfg.ShortCircuit))
-	if !due.Before(e.att.scDue) {
+	// The timer armed is due at the open + ShortCircuit: the first report
+	// is the only one that moves it.
+	head := e.cfg.Adaptive.HeadStart(rtt, e.cfg.ShortCircuit)
+	due := e.scStart.Add(head)
+	e.scWaiting = false
+	if head >= e.cfg.ShortCircuit {
 		return out
 	}
 	if due.Before(e.now) {
 		due = e.now
 	}
-	e.att.scDue = due
-	return e.startTimer(out, TimerShortCircuit, e.att.scDue.Sub(e.now), 0)
+	return e.startTimer(out, TimerShortCircuit, due.Sub(e.now), 0)
 }

@@ -5,7 +5,6 @@ package engine
 
 import (
 	"math"
-	"time"
 
 	"github.com/reconnect-go/reconnect"
 )
@@ -56,12 +55,6 @@ type attempt struct {
 	// a renewal, whose token error ends it (token.go).
 	renewal CheckID
 	renewed bool
-
-	// The short-circuit timer (adaptive.go): when its websocket's dial
-	// started, when the timer is due, and whether the websocket reported
-	// its dial already.
-	scStart, scDue time.Time
-	dialed         bool
 }
 
 // checkPurpose is why a connectivity check is in flight.
@@ -135,7 +128,7 @@ func (e *Engine) firstTransports(out []Action) []Action {
 	}
 	out = e.open(out, reconnect.WebSocket, e.hostAt(e.att.firstHost), e.connectMode(), roleShortCircuit)
 	if first.ShortCircuit > 0 {
-		e.att.scStart, e.att.scDue = e.now, e.now.Add(first.ShortCircuit)
+		e.scStart, e.scWaiting = e.now, true // adaptive.go
 		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
 	}
 	return out

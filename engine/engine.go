@@ -61,6 +61,13 @@ type Engine struct {
 
 	att attempt // the current attempt (attempt.go)
 
+	// scStart is when the websocket of the running short-circuit timer
+	// opened, and scWaiting whether it has yet to report its dial
+	// (adaptive.go). Read only while that timer runs; set whenever it
+	// starts.
+	scStart   time.Time
+	scWaiting bool
+
 	srv        serverSaid // what the server said about the connection (details.go)
 	renewFirst bool       // the next attempt starts with a token renewal (token.go)
 }
