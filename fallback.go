@@ -266,6 +266,9 @@ var pendingTable = [PendingTableLen]PendingRow{
 
 // DefaultShortCircuit is the proposal's short-circuit timeout: how long the
 // first websocket attempt has to itself before the HTTP flow starts too.
+// The proposal picked it as a placeholder; engine.Defaults() uses
+// engine.DefaultShortCircuit (500 ms) with the adaptive short circuit,
+// engine.AblyConfig() this value (docs/short-circuit.md).
 const DefaultShortCircuit = 2 * time.Second
 
 // Availability says which transports a client can use at all (for example,

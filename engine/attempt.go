@@ -128,6 +128,7 @@ func (e *Engine) firstTransports(out []Action) []Action {
 	}
 	out = e.open(out, reconnect.WebSocket, e.hostAt(e.att.firstHost), e.connectMode(), roleShortCircuit)
 	if first.ShortCircuit > 0 {
+		e.scStart, e.scWaiting = e.now, true // adaptive.go
 		out = e.startTimer(out, TimerShortCircuit, first.ShortCircuit, 0)
 	}
 	return out

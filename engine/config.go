@@ -59,8 +59,15 @@ type Config struct {
 	// Policy chooses the first transport of each attempt.
 	Policy Policy
 	// ShortCircuit is how long the first websocket has to itself before
-	// HTTP starts too; 0 means reconnect.DefaultShortCircuit (2 s).
+	// HTTP starts too (the adaptive rule's ceiling); 0 means
+	// reconnect.DefaultShortCircuit (the proposal's 2 s). Defaults sets
+	// DefaultShortCircuit (500 ms), AblyConfig 2 s.
 	ShortCircuit time.Duration
+	// Adaptive brings the short circuit forward to a multiple of the
+	// websocket's observed dial round trip (EventTransportDialed), with
+	// ShortCircuit as the ceiling; the zero value is off (see
+	// AdaptiveShortCircuit).
+	Adaptive AdaptiveShortCircuit
 	// SlowTimeout and GiveUpTimeout are PolicyWebSocketCheck's timers; 0
 	// means DefaultSlowTimeout (4 s) and DefaultGiveUpTimeout (10 s).
 	SlowTimeout, GiveUpTimeout time.Duration
@@ -121,27 +128,44 @@ type Config struct {
 	ImmediateReconnectInterval time.Duration
 }
 
-// Defaults returns the spec's defaults for every field but Endpoint,
-// which has none: reconnect.DefaultTimeouts, the 2 s short circuit,
-// websocket and HTTP both available and PolicyWebSocketFirst. Name your hosts in
-// Config.Endpoint (for example Endpoint: "rt.example.com" and
+// DefaultShortCircuit is the short circuit Defaults sets: 500 ms, the top
+// of the band of docs/short-circuit.md (250 ms to 500 ms for the default
+// mix of networks), which the adaptive short circuit
+// (DefaultAdaptiveShortCircuit) brings forward to three observed round
+// trips, at least 250 ms. It is not reconnect.DefaultShortCircuit, the
+// transport-fallback proposal's 2 s, which AblyConfig keeps and a Config
+// with ShortCircuit 0 gets (docs/decisions.md, the default short circuit).
+const DefaultShortCircuit = 500 * time.Millisecond
+
+// Defaults returns this library's defaults for every field but Endpoint,
+// which has none: reconnect.DefaultTimeouts, websocket and HTTP both
+// available, PolicyWebSocketFirst, and a short circuit of
+// DefaultShortCircuit (500 ms) with the adaptive short circuit on
+// (DefaultAdaptiveShortCircuit: three observed dial round trips, at least
+// 250 ms), where the proposal's placeholder was a fixed 2 s. Name your
+// hosts in Config.Endpoint (for example Endpoint: "rt.example.com" and
 // FallbackHosts); New rejects the Config until you do.
 func Defaults() Config {
 	return Config{
 		Timeouts:     reconnect.DefaultTimeouts(),
-		ShortCircuit: reconnect.DefaultShortCircuit,
+		ShortCircuit: DefaultShortCircuit,
+		Adaptive:     DefaultAdaptiveShortCircuit(),
 		Transports:   reconnect.Availability{WebSocket: true, HTTP: true},
 	}
 }
 
 // AblyConfig is the preset for Ably's service: Defaults with Ably's
 // endpoint rules (Endpoint.Ably), whose hosts are main.realtime.ably.net
-// and main.[a-e].fallback.ably-realtime.com; set Endpoint.Endpoint to a
-// routing policy id such as "sandbox" for others. Give the runner
-// runner.AblyConnectivityCheck with it.
+// and main.[a-e].fallback.ably-realtime.com, and the short circuit of the
+// transport-fallback proposal Ably's SDKs follow: a fixed
+// reconnect.DefaultShortCircuit (2 s), the adaptive rule off. Set
+// Endpoint.Endpoint to a routing policy id such as "sandbox" for others.
+// Give the runner runner.AblyConnectivityCheck with it.
 func AblyConfig() Config {
 	c := Defaults()
 	c.Endpoint.Ably = true
+	c.ShortCircuit = reconnect.DefaultShortCircuit
+	c.Adaptive = AdaptiveShortCircuit{}
 	return c
 }
 
@@ -178,6 +202,9 @@ func (c Config) Validate() error {
 		return &reconnect.FieldError{Field: "Config.Policy", Value: c.Policy.String(), Problem: "must be PolicyWebSocketFirst, PolicyHTTPFirst or PolicyWebSocketCheck"}
 	}
 	if err := c.Flap.validate(); err != nil {
+		return err
+	}
+	if err := c.Adaptive.Validate(); err != nil {
 		return err
 	}
 	if err := c.validateStorm(); err != nil {

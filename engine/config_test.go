@@ -46,8 +46,17 @@ func TestDefaultsAndAblyConfig(t *testing.T) {
 	}
 	ably := AblyConfig()
 	ably.Endpoint.Ably = false
-	if ably.Timeouts != Defaults().Timeouts || ably.ShortCircuit != Defaults().ShortCircuit || ably.Transports != Defaults().Transports {
-		t.Errorf("AblyConfig() differs from Defaults() beyond Endpoint.Ably: %+v", ably)
+	if ably.Timeouts != Defaults().Timeouts || ably.Transports != Defaults().Transports || ably.Policy != Defaults().Policy {
+		t.Errorf("AblyConfig() differs from Defaults() beyond Endpoint.Ably and the short circuit: %+v", ably)
+	}
+	// The short circuit: the proposal's fixed 2 s for Ably's service, as
+	// Ably's SDKs; this library's 500 ms with the adaptive rule (k 3,
+	// floor 250 ms) by default (docs/decisions.md).
+	if ably.ShortCircuit != 2*time.Second || ably.Adaptive.On() {
+		t.Errorf("AblyConfig(): short circuit %v, adaptive %+v; want a fixed 2s", ably.ShortCircuit, ably.Adaptive)
+	}
+	if d := Defaults(); d.ShortCircuit != 500*time.Millisecond || d.Adaptive != (AdaptiveShortCircuit{Multiple: 3, Floor: 250 * time.Millisecond}) {
+		t.Errorf("Defaults(): short circuit %v, adaptive %+v; want 500ms with 3 × rtt, floor 250ms", d.ShortCircuit, d.Adaptive)
 	}
 }
 

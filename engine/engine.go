@@ -58,6 +58,13 @@ type Engine struct {
 
 	att attempt // the current attempt (attempt.go)
 
+	// scStart is when the websocket of the running short-circuit timer
+	// opened, and scWaiting whether it has yet to report its dial
+	// (adaptive.go). Read only while that timer runs; set whenever it
+	// starts.
+	scStart   time.Time
+	scWaiting bool
+
 	srv        serverSaid // what the server said about the connection (details.go)
 	renewFirst bool       // the next attempt starts with a token renewal (token.go)
 }
@@ -179,6 +186,8 @@ func (e *Engine) Hosts() reconnect.Hosts {
 //   - EventAuthorize (Auth#authorize, RTC8) halts an attempt in flight for
 //     a token renewal and a new attempt (RTC8b), or connects with the
 //     renewal first (RTC8c); while CONNECTED or CLOSING it is ignored.
+//   - EventTransportDialed may bring the short-circuit timer forward
+//     (AdaptiveShortCircuit); otherwise it is ignored.
 func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 	if now.Before(e.now) {
 		now = e.now
@@ -238,6 +247,10 @@ func (e *Engine) Step(now time.Time, ev Event, out []Action) []Action {
 		return e.onTokenRenewal(out, ev)
 	case EventAuthorize:
 		return e.onAuthorize(out) // authorize.go
+	case EventTransportDialed:
+		if s := e.slot(ev.Transport); s != nil {
+			return e.onDialed(out, s, ev.RTT) // adaptive.go
+		}
 	}
 	return out
 }

@@ -82,3 +82,11 @@ func (e *Engine) closeAbandonsAttempt() bool {
 func (e *Engine) capsFallbacks() bool {
 	return e.usesWebSocketCheck()
 }
+
+// adaptsShortCircuit reports whether a websocket's dial report may bring
+// the short-circuit timer forward (AdaptiveShortCircuit): under
+// PolicyWebSocketFirst with Config.Adaptive on. PolicyWebSocketCheck keeps
+// ably-js 2.28.0's timers, and PolicyHTTPFirst has no short circuit.
+func (e *Engine) adaptsShortCircuit() bool {
+	return e.cfg.Policy == PolicyWebSocketFirst && e.cfg.Adaptive.On()
+}

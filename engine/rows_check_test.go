@@ -378,6 +378,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"retryFamily": c.Retry.Family.String(), "retryBaseMs": ms(c.Retry.Base), "retryCapMs": ms(c.Retry.Cap),
 		"retryMultiplier": c.Retry.Multiplier, "retryJitter": c.Retry.Jitter,
 		"immediateReconnect": c.ImmediateReconnect.String(), "immediateReconnectIntervalMs": ms(c.ImmediateReconnectInterval),
+		"adaptiveMultiple": c.Adaptive.Multiple, "adaptiveFloorMs": ms(c.Adaptive.Floor),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

@@ -40,6 +40,8 @@ type scenarioConfig struct {
 	RetryJitter                  float64 `json:"retryJitter,omitempty"`
 	ImmediateReconnect           string  `json:"immediateReconnect,omitempty"`
 	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
+	AdaptiveMultiple             float64 `json:"adaptiveMultiple,omitempty"`
+	AdaptiveFloorMs              int64   `json:"adaptiveFloorMs,omitempty"`
 }
 
 type scenarioStep struct {

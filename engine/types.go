@@ -212,11 +212,19 @@ const (
 	// can renew its token (Config.CanRenewToken) does not matter: the
 	// SDK's authorize obtains the token (authorize.go).
 	EventAuthorize
+	// EventTransportDialed: transport Event.Transport's TCP connection
+	// (and TLS session, if any) is up, before its websocket handshake,
+	// and took Event.RTT from the dial's start: the observed round trip.
+	// For the attempt's first websocket under PolicyWebSocketFirst with
+	// Config.Adaptive on, it may bring the short-circuit timer forward
+	// (AdaptiveShortCircuit); in every other case it is ignored, so an
+	// SDK may report it for every transport or never.
+	EventTransportDialed
 	numEventKinds
 )
 
 var eventNames = [numEventKinds]string{"none", "connect", "close", "viable", "connected", "failed", "closed", "timer",
-	"connectivity", "network-up", "network-down", "fatal", "websocket-check", "details", "activity", "token", "authorize"}
+	"connectivity", "network-up", "network-down", "fatal", "websocket-check", "details", "activity", "token", "authorize", "dialed"}
 
 // String returns the kind's name, e.g. "viable".
 func (k EventKind) String() string { return enumName(eventNames[:], int(k), "EventKind") }
@@ -239,6 +247,9 @@ type Event struct {
 	// LastActivity is when the transport last received something
 	// (EventActivity); the zero Time means the event's own time.
 	LastActivity time.Time
+	// RTT is how long the dial of an EventTransportDialed took (TCP, and
+	// TLS if any); a negative RTT counts as 0.
+	RTT time.Duration
 }
 
 // TimerKind says what a timer the engine starts is for.

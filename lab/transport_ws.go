@@ -2,19 +2,38 @@ package lab
 
 import (
 	"context"
+	"net"
 	"net/http"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/runner"
 )
 
-// openWebSocket dials ws://host/ws?mode=m. Viable: the server answered
-// the upgrade with 101. Connected: its CONNECTED message arrived.
+// dialReporter is the optional report of a transport's dial
+// (runner.Reporter.Dialed): its TCP connection is up, after rtt.
+type dialReporter interface{ Dialed(rtt time.Duration) }
+
+// openWebSocket dials ws://host/ws?mode=m. Dialed (when rep has it): the
+// TCP connection is up, before the upgrade, with the time the dial took.
+// Viable: the server answered the upgrade with 101. Connected: its
+// CONNECTED message arrived.
 func (c *Client) openWebSocket(host string, m reconnect.Mode, rep Reporter) Conn {
 	l := newLifecycle(rep)
 	l.onMessage = c.OnMessage
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DialContext: c.Dial}}
+	dial := c.Dial
+	if dr, ok := rep.(dialReporter); ok {
+		start := time.Now()
+		dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := c.Dial(ctx, network, addr)
+			if err == nil {
+				dr.Dialed(time.Since(start))
+			}
+			return conn, err
+		}
+	}
+	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DialContext: dial}}
 	go func() {
 		defer close(l.done)
 		conn, resp, err := websocket.Dial(l.ctx, "ws://"+host+PathWebSocket+"?mode="+m.String()+c.query(),

@@ -64,6 +64,11 @@
 // is the form without either. A later CONNECTED message on the same
 // transport is reported with Details (RTN24), and gives an Update.
 //
+// Dialed(rtt), optional, says early that the transport's TCP connection
+// (and TLS session) is up and how long that took; with
+// engine.Config.Adaptive on it lets the websocket's head start follow the
+// observed round trip (engine.AdaptiveShortCircuit).
+//
 // The Failure: FailureDNS, FailureUnreachable or FailureRefused from the
 // dial; FailureHTTPStatus with Status and the Server header for a rejected
 // handshake or connect request (for example 403 from a proxy that rejects

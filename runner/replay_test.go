@@ -317,6 +317,14 @@ func feed(r *Runner, d *memDialer, net, ws *memCheck, renew *memRenewal, ev stri
 		case "activity":
 			tr.report.Activity()
 		}
+	case "dialed":
+		e, err := conform.ParseEvent(ev, nil)
+		if err != nil {
+			return err
+		}
+		if tr := d.transport(e.Transport); tr != nil {
+			tr.report.Dialed(e.RTT)
+		}
 	case "viable", "failed", "closed":
 		n, err := strconv.ParseUint(strings.TrimPrefix(f[1], "T"), 10, 64)
 		if err != nil {

@@ -3,6 +3,7 @@ package runner
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -39,6 +40,21 @@ type Reporter struct {
 // Viable: the transport has shown itself viable (see the package doc for
 // the exact moment for websocket and HTTP).
 func (rp Reporter) Viable() { rp.report(engine.EventTransportViable, reconnect.Failure{}) }
+
+// Dialed: the transport's TCP connection (and TLS session, if any) is up,
+// before its websocket handshake, and took rtt from the start of the dial
+// (the observed round trip; a negative rtt counts as 0). Report it from
+// the dialing code as soon as the connection is up, before the handshake
+// (for gorilla/websocket, from a Dialer.NetDialContext or
+// NetDialTLSContext wrapper; for net/http, httptrace's ConnectDone or
+// TLSHandshakeDone). With engine.Config.Adaptive on, the attempt's first
+// websocket's report may bring the short-circuit timer forward (see
+// engine.AdaptiveShortCircuit); otherwise it is ignored, so a transport may
+// report it always or never. It counts once, and only before Viable,
+// Connected, Failed and Closed have been reported.
+func (rp Reporter) Dialed(rtt time.Duration) {
+	rp.reportFull(engine.EventTransportDialed, reconnect.Failure{}, engine.Details{}, rtt)
+}
 
 // Connected: the transport received the realtime CONNECTED protocol
 // message. A transport that reports Connected without Viable first is
@@ -140,7 +156,7 @@ func (rp Reporter) Fatal(f reconnect.Failure) { rp.report(engine.EventFatal, f) 
 //
 // Each kind of report is passed on once, and nothing after Failed, Closed
 // or Fatal, so a transport that reports in a loop cannot flood the
-// runner's queue: at most four events per transport reach it. Reports
+// runner's queue: at most five events per transport reach it. Reports
 // made before Open has returned (from within Open, or from a goroutine
 // Open started) are held back and passed on, in order, once it has: the
 // engine never hears of a transport the runner cannot yet close, activate
@@ -160,9 +176,11 @@ type reporter struct {
 	t Transport
 
 	mu     sync.Mutex          // held while reports are held back, until Open has returned
-	early  [3]engine.EventKind // reports held while Open runs: at most two, then one that ends
+	early  [4]engine.EventKind // reports held while Open runs: at most three, then one that ends
 	nEarly uint8
 	earlyF reconnect.Failure // the failure of the held report that ends
+	// earlyRTT is the round trip of a held Dialed report.
+	earlyRTT time.Duration
 	// heard is 1 once the transport received something since the
 	// runner's last sample of it (Activity raises it, the runner lowers
 	// it: liveness.go), 0 otherwise.
@@ -194,7 +212,7 @@ func stateFor(id engine.TransportID) uint64 { return uint64(uint32(id)) << 32 }
 // says disposed until the last store here gives it the new ID.
 func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
-	p.t, p.nEarly, p.earlyF = nil, 0, reconnect.Failure{}
+	p.t, p.nEarly, p.earlyF, p.earlyRTT = nil, 0, reconnect.Failure{}, 0
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
 	p.heard.Store(0)
 	p.state.Store(stateFor(id))
@@ -211,6 +229,13 @@ func (rp Reporter) report(k engine.EventKind, f reconnect.Failure) {
 // reportWith passes on a report of kind k with failure f and, for
 // EventTransportConnected, details d.
 func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.Details) {
+	rp.reportFull(k, f, d, 0)
+}
+
+// reportFull is reportWith with, for EventTransportDialed, the dial's
+// round trip rtt. A Dialed report after Viable, Connected or an ending
+// report does not count.
+func (rp Reporter) reportFull(k engine.EventKind, f reconnect.Failure, d engine.Details, rtt time.Duration) {
 	p := rp.p
 	if p == nil {
 		return
@@ -219,11 +244,15 @@ func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.
 	if k == engine.EventTransportFailed || k == engine.EventTransportClosed || k == engine.EventFatal {
 		bit |= flagEnded
 	}
+	stop := bit | flagEnded | flagDisposed
+	if k == engine.EventTransportDialed {
+		stop |= 1<<engine.EventTransportViable | 1<<engine.EventTransportConnected
+	}
 	want := stateFor(rp.id)
 	var s uint64
 	for {
 		s = p.state.Load()
-		if s&idMask != want || s&(bit|flagEnded|flagDisposed) != 0 {
+		if s&idMask != want || s&stop != 0 {
 			return // another transport's slot now, or a report that does not count
 		}
 		if p.state.CompareAndSwap(s, s|bit) {
@@ -231,13 +260,16 @@ func (rp Reporter) reportWith(k engine.EventKind, f reconnect.Failure, d engine.
 		}
 	}
 	ev := rp.event(k, f)
-	ev.Details = d
+	ev.Details, ev.RTT = d, rtt
 	if p.pass(ev, s, want) {
-		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 3
+		p.early[p.nEarly] = k // each kind once, nothing after one that ends: never more than 4
 		p.nEarly++
-		if k == engine.EventTransportConnected {
+		switch k {
+		case engine.EventTransportConnected:
 			p.connD, p.connF = d, f
-		} else {
+		case engine.EventTransportDialed:
+			p.earlyRTT = rtt
+		default:
 			p.earlyF = f // only one that ends has a failure, and it is the last
 		}
 		p.mu.Unlock()
@@ -298,11 +330,14 @@ func (p *reporter) openDone(t Transport) bool {
 			f = p.earlyF // zero unless the last report ended
 		}
 		evs[i] = rp.event(k, f)
-		if k == engine.EventTransportConnected {
+		switch k {
+		case engine.EventTransportConnected:
 			evs[i].Failure, evs[i].Details = p.connF, p.connD
+		case engine.EventTransportDialed:
+			evs[i].RTT = p.earlyRTT
 		}
 	}
-	p.nEarly, p.earlyF = 0, reconnect.Failure{}
+	p.nEarly, p.earlyF, p.earlyRTT = 0, reconnect.Failure{}, 0
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
 	// Reports are passed on at once from here: after those held, which
 	// r.mu, taken before p.mu is released, queues first.

@@ -76,7 +76,7 @@ func TestBadInvocationsExitTwoWithOneLineNamingTheProblem(t *testing.T) {
 		{[]string{"schedule", "--json=maybe"}, []string{"--json", `"maybe"`, "true or false"}},
 		{[]string{"schedule", "--bogus"}, []string{"unknown flag --bogus", "reconnect schedule -h"}},
 		{[]string{"schedule", "extra"}, []string{`unexpected argument "extra"`}},
-		{[]string{"simulate", "weather"}, []string{`"weather"`, "timeout or storm"}},
+		{[]string{"simulate", "weather"}, []string{`"weather"`, "timeout, storm or adaptive"}},
 		{[]string{"simulate", "timeout", "--timeouts", "0s"}, []string{"--timeouts 0s", "want"}},
 		{[]string{"simulate", "timeout", "--timeouts", "1s,1s"}, []string{"--timeouts", "twice"}},
 		{[]string{"simulate", "timeout", "--cost-per-second", "NaN"}, []string{"--cost-per-second NaN", "want"}},

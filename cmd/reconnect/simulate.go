@@ -18,21 +18,24 @@ const defaultMix = "healthy=0.90,slow-mobile=0.06,proxy-rejects-websocket=0.01,p
 
 func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("simulate needs a study: timeout or storm (run 'reconnect simulate -h')")
+		return usagef("simulate needs a study: timeout, storm or adaptive (run 'reconnect simulate -h')")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, "usage: reconnect simulate <study> [flags]\n\nstudies:")
 		fmt.Fprintln(stdout, "  timeout    sweep the short-circuit timeout and transport policy over network profiles")
 		fmt.Fprintln(stdout, "  storm      replay a server restart for up to a million clients under each reconnect strategy")
+		fmt.Fprintln(stdout, "  adaptive   the adaptive short circuit's rules against the fixed timer, paired client by client")
 		fmt.Fprintln(stdout, "\nRun 'reconnect simulate <study> -h' for a study's flags.")
 		return nil
 	case "timeout":
 		return runSimulateTimeout(args[1:], stdout, stderr)
 	case "storm":
 		return runSimulateStorm(args[1:], stdout, stderr)
+	case "adaptive":
+		return runSimulateAdaptive(args[1:], stdout, stderr)
 	}
-	return usagef("unknown study %q: want timeout or storm", args[0])
+	return usagef("unknown study %q: want timeout, storm or adaptive", args[0])
 }
 
 func splitList(s string) []string {

@@ -46,6 +46,8 @@ export const DEFAULTS = {
   retryJitter: 0,
   immediateReconnect: "on",
   immediateReconnectIntervalMs: 0,
+  adaptiveMultiple: 0,
+  adaptiveFloorMs: 0,
 };
 
 // The retry families' names in the scenarios' config, and in retry.json.
@@ -343,6 +345,7 @@ export class Engine {
       this.attempt.flowKind = "http";
       this.open("websocket", this.hostAt(hostIndex), this.mode(), "short-circuit");
       this.startTimerMs("short-circuit", this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2000);
+      this.attempt.scStartNs = this.nowNs; // the adaptive short circuit counts from here
       return;
     }
     if (this.cfg.webSocket || this.cfg.http) this.openFlow(this.cfg.webSocket ? "websocket" : "http", hostIndex);
@@ -420,8 +423,40 @@ export class Engine {
       case "authorize":
         this.onAuthorize();
         break;
+      case "dialed":
+        this.onDialed(this.find(id(words[1])), words[2]);
+        break;
     }
     return this.out;
+  }
+
+  // The configured short circuit, the adaptive rule's ceiling.
+  shortCircuitMs() {
+    return this.cfg.shortCircuitMs > 0 ? this.cfg.shortCircuitMs : 2e3;
+  }
+
+  // Block 19: the adaptive short circuit. Under websocket-first with
+  // adaptiveMultiple k > 0, the first report of the attempt's first
+  // websocket, still opening, while the short-circuit timer runs, moves the
+  // timer to its open + clamp(k × rtt, floor, shortCircuit) when earlier,
+  // never before now. Anything else is ignored.
+  onDialed(t, rttWord) {
+    const k = this.cfg.adaptiveMultiple;
+    if (this.policy !== "websocket-first" || !(k > 0) || this.state !== "connecting") return;
+    if (!t || t.role !== "short-circuit" || t.status !== "opening" || !this.timers.has("short-circuit")) return;
+    if (this.attempt.dialed) return;
+    this.attempt.dialed = true;
+    const rttMs = Math.max(0, Number((rttWord ?? "").replace(/^rtt=/, "")) || 0);
+    const ceilingNs = nsOfMs(this.shortCircuitMs());
+    const floorNs = nsOfMs(this.cfg.adaptiveFloorMs);
+    let headNs = nsOfMs(k * rttMs);
+    if (headNs > ceilingNs) headNs = ceilingNs;
+    if (headNs < floorNs) headNs = floorNs;
+    if (headNs > ceilingNs) headNs = ceilingNs;
+    let due = this.attempt.scStartNs + headNs;
+    if (due >= this.timers.get("short-circuit")) return;
+    if (due < this.nowNs) due = this.nowNs;
+    this.startTimer("short-circuit", due - this.nowNs);
   }
 
   // ---- connect, close, fatal ------------------------------------------------------

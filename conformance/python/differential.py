@@ -68,6 +68,9 @@ def random_config(rng):
         cfg["suspendedSpread"] = 0.5
     if rng.random() < 0.4:
         cfg["canRenewToken"] = True
+    if rng.random() < 0.3:
+        cfg["adaptiveMultiple"] = rng.choice([1, 2.5, 3])
+        cfg["adaptiveFloorMs"] = rng.choice([0, 100, 250, 5000])
     return cfg
 
 
@@ -129,8 +132,10 @@ def random_event(rng, eng, t):
         tid = rng.choice(live)
         if rng.random() < 0.5:
             ev = "details T%d" % tid + connected_options(rng)
-        else:
+        elif rng.random() < 0.5:
             ev = "activity T%d" % tid + ("" if rng.random() < 0.5 else " at=%d" % max(0, t - rng.randint(0, 20000)))
+        else:
+            ev = "dialed T%d rtt=%s" % (tid, rng.choice(["0", "7", "40", "99.5", "150", "800", "3000"]))
     elif c < 0.38 and live:
         tid = rng.choice(live)
         if rng.random() < 0.6:

@@ -59,6 +59,8 @@ DEFAULTS = {
     "retryJitter": 0,
     "immediateReconnect": "on",
     "immediateReconnectIntervalMs": 0,
+    "adaptiveMultiple": 0,
+    "adaptiveFloorMs": 0,
 }
 # The retry families' names in the scenarios' config, and in retry.json.
 RETRY_FAMILIES = {"full-jitter": "fullJitter", "equal-jitter": "equalJitter", "grpc": "grpc",
@@ -153,6 +155,8 @@ class Attempt:
         self.started_on = None     # the transport the preference made it start on
         self.renewal = None        # the token renewal in flight
         self.renewed = False       # the attempt followed a renewal
+        self.sc_start = 0          # when the short-circuit websocket opened (ns)
+        self.dialed = False        # it reported its dial already
 
 
 class Engine:
@@ -477,6 +481,7 @@ class Engine:
                 self.att.flow_kind = "http"
                 self.open("websocket", host_index, "short-circuit")
                 self.start_timer("short-circuit", self.short_circuit)
+                self.att.sc_start = self.now
             elif self.ws:
                 self.open_flow("websocket", host_index)
             elif self.http:
@@ -521,6 +526,32 @@ class Engine:
             return int(word[1:])
         except ValueError:
             return None
+
+    # the adaptive short circuit (block 19)
+
+    def on_dialed(self, words):
+        """Under websocket-first with adaptiveMultiple k > 0, the first report
+        of the attempt's first websocket, still opening, while the
+        short-circuit timer runs, moves that timer to its open +
+        clamp(k x rtt, floor, shortCircuit) when earlier, never before now."""
+        k = self.c["adaptiveMultiple"]
+        if self.policy != WF or not k > 0 or self.state != "connecting" or len(words) < 2:
+            return
+        t = self.find(self.tid(words[0]))
+        if t is None or t.role != "short-circuit" or t.status != "opening" \
+                or "short-circuit" not in self.timers or self.att.dialed:
+            return
+        self.att.dialed = True
+        try:
+            rtt_ms = max(0.0, float(words[1].removeprefix("rtt=")))
+        except ValueError:
+            rtt_ms = 0.0
+        head = min(max(min(ms_ns(k * rtt_ms), self.short_circuit), ms_ns(self.c["adaptiveFloorMs"])), self.short_circuit)
+        due = self.att.sc_start + head
+        if due >= self.timers["short-circuit"]:
+            return
+        due = max(due, self.now)
+        self.start_timer("short-circuit", 0, due=due)
 
     # connect, close, fatal
 

@@ -3,7 +3,9 @@ package sdk
 import (
 	"errors"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -11,9 +13,11 @@ import (
 	"github.com/reconnect-go/reconnect/runner"
 )
 
-// webSocket is the websocket transport. Viable: the server answered the
-// upgrade with 101 Switching Protocols. Connected: its CONNECTED message
-// arrived.
+// webSocket is the websocket transport. Dialed (when the reporter has
+// it): the TCP connection is up, with the time the dial took, so that the
+// engine's adaptive short circuit can follow the round trip. Viable: the
+// server answered the upgrade with 101 Switching Protocols. Connected:
+// its CONNECTED message arrived.
 type webSocket struct {
 	*conn
 	hc *http.Client
@@ -27,7 +31,16 @@ type webSocket struct {
 func (t *webSocket) run() {
 	defer t.sh.wg.Done()
 	url := "ws://" + t.req.Host + protocol.PathWebSocket + "?mode=" + t.req.Mode.String() + t.sh.tokenQuery()
-	c, resp, err := websocket.Dial(t.ctx, url, &websocket.DialOptions{HTTPClient: t.hc})
+	ctx := t.ctx
+	if d, ok := t.rep.(interface{ Dialed(time.Duration) }); ok {
+		start := time.Now()
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				d.Dialed(time.Since(start)) // the runner counts the first
+			}
+		}})
+	}
+	c, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: t.hc})
 	if err != nil {
 		// The library wraps the dial's error (%w), so Classify finds the
 		// *net.DNSError or ECONNREFUSED in it, and the 403 of a proxy that

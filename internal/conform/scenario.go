@@ -3,6 +3,7 @@ package conform
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,8 @@ type ScenarioKnobs struct {
 	RetryJitter                  float64 `json:"retryJitter,omitempty"`
 	ImmediateReconnect           string  `json:"immediateReconnect,omitempty"`
 	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
+	AdaptiveMultiple             float64 `json:"adaptiveMultiple,omitempty"`
+	AdaptiveFloorMs              int64   `json:"adaptiveFloorMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -113,6 +116,7 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	cfg.Timeouts.Connect, cfg.Timeouts.IdleSlack = ms(k.ConnectTimeoutMs), ms(k.IdleSlackMs)
 	cfg.Timeouts.Closing, cfg.Timeouts.Renewal = ms(k.ClosingTimeoutMs), ms(k.RenewalTimeoutMs)
 	cfg.IdleLimit = ms(k.IdleLimitMs)
+	cfg.Adaptive = engine.AdaptiveShortCircuit{Multiple: k.AdaptiveMultiple, Floor: time.Duration(k.AdaptiveFloorMs) * time.Millisecond}
 	switch k.Policy {
 	case "", "websocket-first":
 	case "http-first":
@@ -285,6 +289,8 @@ func ParseEvent(s string, timer func(name string) engine.TimerID) (engine.Event,
 		return engine.Event{Kind: engine.EventFatal, Failure: fl}, err
 	case "connected", "details", "activity", "token":
 		return serverEvent(s, f)
+	case "dialed":
+		return dialedEvent(s, f)
 	}
 	k, ok := eventKinds[f[0]]
 	if !ok {
@@ -306,6 +312,23 @@ func ParseEvent(s string, timer func(name string) engine.TimerID) (engine.Event,
 		ev.Failure = fl
 	}
 	return ev, nil
+}
+
+// dialedEvent reads "dialed T<n> rtt=<ms>": transport T<n>'s dial is up
+// after <ms> milliseconds (a non-negative number, decimals allowed).
+func dialedEvent(s string, f []string) (engine.Event, error) {
+	if len(f) != 3 || !strings.HasPrefix(f[1], "T") || !strings.HasPrefix(f[2], "rtt=") {
+		return engine.Event{}, fmt.Errorf("bad event %q: want dialed T<n> rtt=<ms>", s)
+	}
+	n, err := strconv.ParseUint(f[1][1:], 10, 64)
+	if err != nil {
+		return engine.Event{}, fmt.Errorf("bad transport in %q", s)
+	}
+	ms, err := strconv.ParseFloat(f[2][len("rtt="):], 64)
+	if err != nil || !(ms >= 0 && ms <= 86_400_000) {
+		return engine.Event{}, fmt.Errorf("bad rtt in %q: want milliseconds from 0 to a day", s)
+	}
+	return engine.Event{Kind: engine.EventTransportDialed, Transport: engine.TransportID(n), RTT: time.Duration(math.Round(ms * float64(time.Millisecond)))}, nil
 }
 
 // msText writes a duration as milliseconds with at most six decimals.

@@ -632,11 +632,11 @@ var without = map[string][]string{
 }
 
 // assemble builds All: tableRows with their Without and OnePath, then
-// serverRows and authorizeRows, each marked OnePath. It runs
+// serverRows and authorizeRows, each marked OnePath, then adaptiveRows. It runs
 // when the package's variables are initialised, before any init function,
 // so that the pins_*.go files' addPins see every row.
 func assemble() []Row {
-	all := make([]Row, 0, len(tableRows)+len(serverRows)+len(authorizeRows))
+	all := make([]Row, 0, len(tableRows)+len(serverRows)+len(authorizeRows)+len(adaptiveRows))
 	for _, r := range tableRows {
 		r.Without = without[r.ID]
 		r.OnePath = onePath[r.ID]
@@ -646,7 +646,7 @@ func assemble() []Row {
 		r.OnePath = true
 		all = append(all, r)
 	}
-	return all
+	return append(all, adaptiveRows...)
 }
 
 // The tours' and the edges' pins come after those of the pins_*.go files

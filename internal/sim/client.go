@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -65,14 +66,23 @@ type client struct {
 	// newPairedClient.
 	streams [numStreams]*rand.Rand
 	pcgs    []*rand.PCG // the reseedable sources of a paired client
-	q       eventQueue
-	seq     uint64
-	now     time.Duration
-	primary string
-	ts      []simTransport
-	timers  []simTimer    // live timers
-	phase   time.Duration // flap phase
-	acts    []engine.Action
+	// dial draws when a websocket's TCP connection is up (the adaptive
+	// short circuit's EventTransportDialed): its own stream, apart from the
+	// others, so that runs with and without the report see the same
+	// network; r unless the client was made by newPairedClient.
+	dial    *rand.Rand
+	dialPCG *rand.PCG
+	// adaptive: the engine reads dial reports (websocket-first with
+	// Config.Adaptive on), so the client makes them.
+	adaptive bool
+	q        eventQueue
+	seq      uint64
+	now      time.Duration
+	primary  string
+	ts       []simTransport
+	timers   []simTimer    // live timers
+	phase    time.Duration // flap phase
+	acts     []engine.Action
 
 	// For the outcome.
 	scFired       bool
@@ -113,8 +123,9 @@ func newClient(cfg engine.Config, r *rand.Rand) *client {
 	if err != nil {
 		panic("sim: invalid engine configuration: " + err.Error()) // callers validate first
 	}
-	c := &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy,
-		acts: make([]engine.Action, 0, 16), q: make(eventQueue, 0, 16)}
+	c := &client{e: e, r: r, primary: e.Hosts().Primary, policy: cfg.Policy, dial: r,
+		adaptive: cfg.Policy == engine.PolicyWebSocketFirst && cfg.Adaptive.On(),
+		acts:     make([]engine.Action, 0, 16), q: make(eventQueue, 0, 16)}
 	for i := range c.streams {
 		c.streams[i] = r
 	}
@@ -133,6 +144,8 @@ func newPairedClient(cfg engine.Config) *client {
 	for i := range c.streams {
 		c.streams[i] = rand.New(pcgs[i])
 	}
+	c.dialPCG = rand.NewPCG(0, numStreams)
+	c.dial = rand.New(c.dialPCG)
 	return c
 }
 
@@ -142,7 +155,11 @@ func (c *client) reseed(seed, k uint64) {
 	for i, p := range c.pcgs {
 		p.Seed(mix64(seed), mix64(k*numStreams+uint64(i)+1))
 	}
+	c.dialPCG.Seed(mix64(seed^dialSalt), mix64(k+1))
 }
+
+// dialSalt sets the dial stream's family apart from the other streams'.
+const dialSalt = 0xd1a1_5eed_0000_0001
 
 // mix64 is SplitMix64's finalizer: it spreads nearby seeds apart.
 func mix64(x uint64) uint64 {
@@ -171,6 +188,7 @@ func SimulateDrop(p Profile, cfg engine.Config, horizon time.Duration, r *rand.R
 func (c *client) runFrom(p Profile, horizon time.Duration, drop bool) Result {
 	c.e.Reset()
 	*c = client{p: p, e: c.e, r: c.r, streams: c.streams, pcgs: c.pcgs, primary: c.primary, policy: c.policy,
+		dial: c.dial, dialPCG: c.dialPCG, adaptive: c.adaptive,
 		q: c.q[:0], ts: c.ts[:0], timers: c.timers[:0], acts: c.acts[:0]}
 	var res Result
 	if p.Flap != nil {
@@ -269,7 +287,8 @@ func (c *client) scheduleFlap() {
 // already cancelled.
 func (c *client) relevant(ev engine.Event) bool {
 	switch ev.Kind {
-	case engine.EventTransportViable, engine.EventTransportConnected, engine.EventTransportFailed, engine.EventTransportClosed:
+	case engine.EventTransportViable, engine.EventTransportConnected, engine.EventTransportFailed, engine.EventTransportClosed,
+		engine.EventTransportDialed:
 		t := c.transport(ev.Transport)
 		return t != nil && t.live
 	case engine.EventTimerFired:
@@ -384,8 +403,16 @@ func (c *client) open(res *Result, a engine.Action) {
 			Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
 	case u < path.Reject+path.Blackhole:
 		t.fate = fateBlackhole
+		if c.adaptive && a.TransportKind == reconnect.WebSocket && path.Dial.MedianMs > 0 {
+			d := path.Dial.sample(c.dial)
+			c.push(d, engine.Event{Kind: engine.EventTransportDialed, Transport: a.Transport, RTT: d})
+		}
 	default:
 		l := path.Connect.sample(r)
+		if c.adaptive && a.TransportKind == reconnect.WebSocket {
+			d := dialShare(c.dial, l)
+			c.push(d, engine.Event{Kind: engine.EventTransportDialed, Transport: a.Transport, RTT: d})
+		}
 		c.push(l, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
 		c.push(l+l/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 	}
@@ -398,6 +425,23 @@ func (c *client) open(res *Result, a engine.Action) {
 	}
 	c.ts = append(live, t)
 }
+
+// dialShare is when the TCP (and TLS) connection of a websocket whose
+// handshake completes after l is up: the dial is two round trips (TCP's,
+// then TLS 1.3's) and the upgrade one more, each round trip log-normal
+// with sigma dialSigma around the same median, so the dial takes
+// (x1 + x2) / (x1 + x2 + x3) of l: two thirds on average, less when the
+// upgrade's round trip is slow (which is when a multiple of the dial can
+// fire before the handshake).
+func dialShare(r *rand.Rand, l time.Duration) time.Duration {
+	x1 := math.Exp(dialSigma * r.NormFloat64())
+	x2 := math.Exp(dialSigma * r.NormFloat64())
+	x3 := math.Exp(dialSigma * r.NormFloat64())
+	return time.Duration(float64(l) * (x1 + x2) / (x1 + x2 + x3))
+}
+
+// dialSigma is the spread of one round trip in dialShare.
+const dialSigma = 0.4
 
 // check queues the answer of a connectivity or websocket check.
 func (c *client) check(kind engine.EventKind, id engine.CheckID, ch Check, pUp float64, r *rand.Rand) {

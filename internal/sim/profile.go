@@ -50,11 +50,19 @@ func (d Dist) sample(r *rand.Rand) time.Duration {
 // with probability Reject the attempt is refused after RejectLatency, with
 // probability Blackhole it never answers, otherwise it becomes viable after
 // Connect and receives CONNECTED a quarter of that again later.
+//
+// Dial matters only to the adaptive short circuit: a blackholed websocket
+// whose TCP (and TLS) connection comes up after Dial (a proxy that
+// accepts the connection and swallows the upgrade) reports it; with Dial
+// absent a blackholed websocket never does (the packets are lost). A
+// websocket that connects reports its dial at a share of Connect drawn
+// as three round trips (dialShare).
 type Path struct {
 	Reject        float64 `json:"reject,omitempty"`
 	Blackhole     float64 `json:"blackhole,omitempty"`
 	Connect       Dist    `json:"connect"`
 	RejectLatency Dist    `json:"rejectLatency"`
+	Dial          Dist    `json:"dial,omitzero"`
 }
 
 // HostClass is the behaviour of both transports to one class of host.
@@ -301,7 +309,7 @@ func (p Profile) validate() error {
 		}{{"webSocket", hc.h.WebSocket}, {"http", hc.h.HTTP}} {
 			f := hc.name + "." + pa.name
 			errs = append(errs, prob(f+".reject", pa.p.Reject), prob(f+".blackhole", pa.p.Blackhole),
-				dist(f+".connect", pa.p.Connect), dist(f+".rejectLatency", pa.p.RejectLatency))
+				dist(f+".connect", pa.p.Connect), dist(f+".rejectLatency", pa.p.RejectLatency), dist(f+".dial", pa.p.Dial))
 			if pa.p.Reject+pa.p.Blackhole > 1 {
 				errs = append(errs, fmt.Errorf("%s: reject + blackhole = %v exceeds 1", f, pa.p.Reject+pa.p.Blackhole))
 			}

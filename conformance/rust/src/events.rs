@@ -90,6 +90,9 @@ pub enum Event {
     Token(u64, Option<Failure>),
     /// The SDK's Auth#authorize was called (RTC8).
     Authorize,
+    /// dialed T<n> rtt=<ms>: the transport's TCP (and TLS) connection is up
+    /// after rtt milliseconds.
+    Dialed(u64, f64),
     Unknown,
 }
 
@@ -138,6 +141,15 @@ pub fn parse_event(text: &str) -> Event {
         "network-up" => Event::NetworkUp,
         "network-down" => Event::NetworkDown,
         "authorize" => Event::Authorize,
+        "dialed" => {
+            let rtt = w
+                .get(2)
+                .and_then(|x| x.strip_prefix("rtt="))
+                .and_then(|x| x.parse::<f64>().ok())
+                .filter(|x| x.is_finite())
+                .unwrap_or(0.0);
+            Event::Dialed(t(), rtt.max(0.0))
+        }
         "fatal" => match w.get(1).and_then(|f| parse_failure(f)) {
             Some(f) => Event::Fatal(f),
             None => Event::Unknown,

@@ -344,6 +344,8 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
         cfg.immediate_reconnect = c.str_of("immediateReconnect");
     }
     cfg.immediate_interval_ms = c.num_of("immediateReconnectIntervalMs");
+    cfg.adaptive_multiple = c.num_of("adaptiveMultiple");
+    cfg.adaptive_floor_ms = c.num_of("adaptiveFloorMs");
     Ok(cfg)
 }
 

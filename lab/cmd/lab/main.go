@@ -67,6 +67,8 @@ func demo(args []string, out io.Writer) error {
 	latency := fs.Float64("latency", 0, "every connection's latency, median in milliseconds (0: none)")
 	sigma := fs.Float64("latency-sigma", 0, "the latency's log-normal sigma (0: always the median)")
 	shortCircuit := fs.Duration("short-circuit", reconnect.DefaultShortCircuit, "the websocket's head start before HTTP")
+	adaptiveK := fs.Float64("adaptive-multiple", 0, "the adaptive short circuit's multiple of the websocket's dial round trip (0: off; engine.Defaults() uses 3)")
+	adaptiveFloor := fs.Duration("adaptive-floor", engine.DefaultAdaptiveFloor, "the adaptive short circuit's floor")
 	horizon := fs.Duration("horizon", 20*time.Second, "stop waiting for a client to connect after this long")
 	linger := fs.Duration("linger", 0, "keep the clients running this long after the last one connected")
 	spread := fs.Duration("spread", 0, "spread the connect requests over this long")
@@ -112,10 +114,18 @@ func demo(args []string, out io.Writer) error {
 	}
 	cfg := engine.AblyConfig()
 	cfg.ShortCircuit = *shortCircuit
+	cfg.Adaptive = engine.AdaptiveShortCircuit{Multiple: *adaptiveK, Floor: *adaptiveFloor}
+	if err := cfg.Adaptive.Validate(); err != nil {
+		return fmt.Errorf("-adaptive-multiple %v -adaptive-floor %v: %v", *adaptiveK, *adaptiveFloor, err)
+	}
 	cfg.Timeouts.RealtimeRequest = *requestTimeout
 	limit := *maxIdle + *requestTimeout
-	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v; primary %s, fallbacks %s (all 127.0.0.1)\n",
-		*fault, *clients, *shortCircuit, s.Primary(), strings.Join(s.Fallbacks(), " "))
+	adaptive := "off"
+	if cfg.Adaptive.On() {
+		adaptive = fmt.Sprintf("%g × dial round trip, floor %v", cfg.Adaptive.Multiple, cfg.Adaptive.Floor)
+	}
+	fmt.Fprintf(out, "lab: fault %s, %d clients, short circuit %v (adaptive: %s); primary %s, fallbacks %s (all 127.0.0.1)\n",
+		*fault, *clients, *shortCircuit, adaptive, s.Primary(), strings.Join(s.Fallbacks(), " "))
 	if *maxIdle > 0 {
 		fmt.Fprintf(out, "lab: CONNECTED says maxIdleInterval %v; realtimeRequestTimeout %v: a silent connection is dropped %v to %v after its last message\n",
 			*maxIdle, *requestTimeout, limit, limit+runner.IdleSamplePeriod(limit))

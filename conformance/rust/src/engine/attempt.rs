@@ -231,6 +231,7 @@ impl Engine {
                         2000.0
                     };
                     self.start_timer(TimerKind::ShortCircuit, ns(sc));
+                    self.att.sc_start = self.now;
                 } else if ws {
                     self.open_flow(Kind::Ws, pos);
                 } else if http {

@@ -47,6 +47,9 @@ pub struct Config {
     /// "on", "off" or "limited", and the limit's interval.
     pub immediate_reconnect: String,
     pub immediate_interval_ms: f64,
+    /// The adaptive short circuit's multiple k (0: off) and floor.
+    pub adaptive_multiple: f64,
+    pub adaptive_floor_ms: f64,
 }
 
 impl Default for Config {
@@ -92,6 +95,8 @@ impl Default for Config {
             retry_jitter: 0.0,
             immediate_reconnect: "on".into(),
             immediate_interval_ms: 0.0,
+            adaptive_multiple: 0.0,
+            adaptive_floor_ms: 0.0,
         }
     }
 }

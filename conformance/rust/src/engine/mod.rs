@@ -355,6 +355,47 @@ impl Engine {
         self.wc() || self.cfg.remember_transport
     }
 
+    /// Block 19, the adaptive short circuit: under websocket-first with
+    /// adaptiveMultiple k > 0, the first report of the attempt's first
+    /// websocket, still opening, while the short-circuit timer runs, moves
+    /// the timer to its open + clamp(k × rtt, floor, shortCircuit) when
+    /// earlier, never before now; anything else is ignored.
+    fn on_dialed(&mut self, id: u64, rtt_ms: f64) {
+        let k = self.cfg.adaptive_multiple;
+        if self.cfg.policy != Policy::WebSocketFirst
+            || !(k > 0.0)
+            || self.state != State::Connecting
+        {
+            return;
+        }
+        let i = match self.find(id) {
+            Some(i) => i,
+            None => return,
+        };
+        let ok = matches!(&self.slots[i], Some(t) if t.role == Role::ShortCircuit && t.status == Status::Opening);
+        let armed = self.timers[TimerKind::ShortCircuit.index()];
+        let armed = match armed {
+            Some(d) if ok && !self.att.dialed => d,
+            _ => return,
+        };
+        self.att.dialed = true;
+        let sc = if self.cfg.short_circuit_ms > 0.0 {
+            self.cfg.short_circuit_ms
+        } else {
+            2000.0
+        };
+        let ceiling = ns(sc);
+        let head = ns(k * rtt_ms)
+            .min(ceiling)
+            .max(ns(self.cfg.adaptive_floor_ms))
+            .min(ceiling);
+        let due = self.att.sc_start.saturating_add(head);
+        if due >= armed {
+            return;
+        }
+        self.start_timer_at(TimerKind::ShortCircuit, due.max(self.now));
+    }
+
     // ---- the step ----------------------------------------------------------
 
     pub fn step(&mut self, at_ms: f64, ev: Event) -> Vec<String> {
@@ -388,6 +429,7 @@ impl Engine {
             Event::Activity(id, at) => self.on_activity(id, at),
             Event::Token(c, f) => self.on_token(c, f),
             Event::Authorize => self.on_authorize(),
+            Event::Dialed(id, rtt) => self.on_dialed(id, rtt),
             Event::Unknown => {}
         }
         std::mem::take(&mut self.out)

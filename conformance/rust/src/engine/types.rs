@@ -174,6 +174,10 @@ pub(crate) struct Attempt {
     pub(crate) pref_started: bool,
     pub(crate) renewal: Option<u64>,
     pub(crate) followed_renewal: bool,
+    /// When the short-circuit websocket opened (ns), and whether it
+    /// reported its dial (the adaptive short circuit).
+    pub(crate) sc_start: i64,
+    pub(crate) dialed: bool,
 }
 
 impl Attempt {
@@ -193,6 +197,8 @@ impl Attempt {
             pref_started: false,
             renewal: None,
             followed_renewal: false,
+            sc_start: 0,
+            dialed: false,
         }
     }
 }
