@@ -26,7 +26,7 @@ import (
 
 // mutantSample is how many wrong adapters of a list the default mode runs
 // one of.
-const mutantSample = 4
+const mutantSample = 8
 
 // verdictFailures is the MaxFailures of a wrong adapter's run: 2 in the
 // default mode, 0 (every case) in the exhaustive mode and when

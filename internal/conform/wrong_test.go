@@ -173,6 +173,9 @@ func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters 
 			t.Fatalf("a wrong adapter is named %q, the control's name", a.name)
 		}
 	}
+	if len(adapters) == 0 {
+		t.Fatal("no wrong adapter to run: a run of none proves nothing")
+	}
 	adapters = append([]wrongAdapter{control}, adapters...)
 	dir := t.TempDir()
 	mains := make([]string, len(adapters))
