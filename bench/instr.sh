@@ -4,10 +4,10 @@
 # jpillora) and of BenchmarkHeapLayout's two layouts. As
 # scripts/instrcmp.sh counts: each benchmark runs with -test.benchtime=N/2x
 # and Nx (default N 400000) under GOMAXPROCS=1 GOGC=off
-# GODEBUG=asyncpreemptoff=1, the difference of the two totals divided by
-# N/2 (start-up cancels out), the least of two runs per count; a run that
-# valgrind stops (its amd64 decoder does not know rdtscp, which the Go
-# runtime can execute) is run again (up to 20 times). Figures: docs/benchmarks.md.
+# GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off (valgrind 3.19 does not decode
+# rdtscp, which the runtime otherwise executes on a contended lock), the
+# difference of the two totals divided by N/2 (start-up cancels out), the
+# least of two runs per count. Figures: docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 N=${1:-400000}
@@ -15,14 +15,12 @@ command -v valgrind >/dev/null || { echo "instr.sh: valgrind is not installed" >
 bin=$(mktemp -d)/bench.test
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go test -c -o "$bin" .
-total() { # total BENCH N: the least Collected of two good runs
+total() { # total BENCH N: the least Collected of two runs
 	local least="" out t
 	for _ in 1 2; do
-		for try in $(seq 20); do
-			out=$(GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-				"$bin" -test.run '^$' -test.bench "$1" -test.benchtime "${2}x" -test.count 1 2>&1) && grep -q '^PASS' <<<"$out" && break
-			[ "$try" -lt 20 ] || { echo "$out" >&2; exit 2; }
-		done
+		out=$(GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			"$bin" -test.run '^$' -test.bench "$1" -test.benchtime "${2}x" -test.count 1 2>&1) && grep -q '^PASS' <<<"$out" ||
+			{ echo "$out" >&2; exit 2; }
 		t=$(sed -nE 's/^==[0-9]+== Collected : ([0-9]+)$/\1/p' <<<"$out")
 		if [ -z "$least" ] || [ "$t" -lt "$least" ]; then least=$t; fi
 	done
