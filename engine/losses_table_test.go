@@ -12,6 +12,7 @@ import (
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/conform"
+	"github.com/reconnect-go/reconnect/internal/exhaustive"
 	"github.com/reconnect-go/reconnect/internal/fixturetest"
 	"github.com/reconnect-go/reconnect/internal/rows"
 )
@@ -246,14 +247,17 @@ func reachableLoss() (map[string][]string, int) {
 
 func TestLossTableDrivesTheEngine(t *testing.T) {
 	// 20000 runs reach about 93 % of the reachable combinations (the log
-	// says which are left) in some 5 s; 2500 (under the race detector,
-	// ten times slower) reach every loss row under every policy.
-	runs := 20000
+	// says which are left) in some 5 s; 2500 (the default mode and the
+	// race detector, ten times slower) reach every loss row under every
+	// policy, which is what the test asserts. The exhaustive mode
+	// (RECONNECT_EXHAUSTIVE=1, CI) runs the 20000 for the log of the
+	// combinations left.
+	runs := 2500
 	switch {
 	case testing.Short():
 		runs = 800
-	case raceDetector:
-		runs = 2500
+	case exhaustive.On() && !raceDetector:
+		runs = 20000
 	}
 	res := exploreLosses(t, runs, 80, 1)
 	want, n := reachableLoss()

@@ -13,7 +13,7 @@
 # worktree`, removed on exit; the current tree as it is, uncommitted
 # changes included), and each benchmark is run under callgrind with
 # -test.benchtime=Nx for two iteration counts, N/2 and N, with GOMAXPROCS=1,
-# GOGC=off and GODEBUG=asyncpreemptoff=1. The instructions per operation
+# GOGC=off and GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off. The instructions per operation
 # are the difference between the two runs' totals divided by N/2, so what
 # the program does once (start-up, the benchmark's set-up, the testing
 # package) cancels out. What still varies (the runtime's background thread
@@ -90,7 +90,10 @@ count() {
 	local name=$1 b=$2 n=$3 dir bin least="" r total
 	read -r _ dir bin < <(grep -E "^$b " "$tmp/$name.bins")
 	for r in $(seq "$REPEAT"); do
-		total=$(cd "$dir" && GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 \
+		# cpu.rdtscp=off: valgrind 3.19's decoder does not know rdtscp,
+		# which the runtime otherwise executes to time a contended lock
+		# (cputicks in lock2); the run would die of SIGILL.
+		total=$(cd "$dir" && GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off \
 			valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 			"$bin" -test.run '^$' -test.bench "^Benchmark$b\$" -test.benchtime "${n}x" -test.count 1 -test.timeout 10m 2>&1 |
 			tee "$tmp/last.log" | sed -nE 's/^==[0-9]+== Collected : ([0-9]+)$/\1/p')

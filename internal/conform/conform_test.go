@@ -7,8 +7,10 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,14 +43,21 @@ func TestMain(m *testing.M) {
 // minParallel is how many parallel tests run at once by default.
 const minParallel = 8
 
+// suite returns the fixtures' suite. It is loaded once per test binary
+// (a load parses every fixture, some 0.3 s of CPU, and the tests ask for
+// it dozens of times); each caller gets its own Cases slice, and the
+// cases' maps are shared: the harness and the tests only read them.
 func suite(t testing.TB) Suite {
 	t.Helper()
-	s, err := LoadSuite(fixtures.FS)
+	s, err := loadedSuite()
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Cases = slices.Clone(s.Cases)
 	return s
 }
+
+var loadedSuite = sync.OnceValues(func() (Suite, error) { return LoadSuite(fixtures.FS) })
 
 func TestSelfPassesEveryCase(t *testing.T) {
 	rep := RunSelf(context.Background(), suite(t), Options{})

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/exhaustive"
 )
 
 // independentMutant is one wrong adapter written from the spec and the
@@ -234,7 +236,9 @@ type independentResult struct {
 // as an escape with the scenario that would catch it (then it is reported
 // until two cases catch it). A wrong engine runs as engine.mjs next to an
 // unmodified adapter.mjs.
-// It runs hundreds of adapters (see runWrongAdapters), so -short skips it. Set
+// It runs hundreds of adapters (see runWrongAdapters), so -short skips it,
+// and the default mode runs one in mutantSample of each area's, each to
+// its verdict, and every marked one (sample_test.go). Set
 // INDEPENDENT_REPORT to a file name to get every mutant's failing case ids
 // as JSON, and INDEPENDENT_AREAS to a comma-separated list of areas to run
 // only those.
@@ -248,7 +252,14 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 	s := suite(t)
 	var ran []independentMutant
 	var adapters []wrongAdapter
+	inArea := map[string]int{} // the wrong adapters of each area met so far
 	for _, m := range ms {
+		i := inArea[m.Area]
+		inArea[m.Area]++
+		marked := m.Equivalent != "" || m.SingleInput != "" || m.Escape != ""
+		if !marked && !exhaustive.Sampled(i, mutantSample) {
+			continue // TestIndependentMutantsFile checks its text; run in the exhaustive mode
+		}
 		ref := src.of(m)
 		if strings.Count(ref, m.From) != 1 {
 			t.Errorf("%s: its text does not occur exactly once in the reference", m.Name)
@@ -262,8 +273,9 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 			files = map[string]string{"adapter.mjs": src.adapter, "engine.mjs": changed}
 		}
 		ran = append(ran, m)
-		adapters = append(adapters, wrongAdapter{name: m.Name, files: files, main: "adapter.mjs", suite: suiteFor(s, m.Area)})
+		adapters = append(adapters, wrongAdapter{name: m.Name, files: files, main: "adapter.mjs", suite: suiteFor(s, m.Area), maxFailures: verdictFailures()})
 	}
+	logSample(t, len(ran), len(ms))
 	start := time.Now()
 	results := make([]independentResult, len(ran))
 	control := wrongAdapter{name: "reference", files: map[string]string{"adapter.mjs": src.adapter, "engine.mjs": src.engine}, main: "adapter.mjs", suite: s}
@@ -321,10 +333,14 @@ func TestIndependentMutantsAreEachCaughtByTwoCases(t *testing.T) {
 			a.least = r.Failed
 		}
 	}
+	label := "written"
+	if len(ran) < len(ms) || verdictFailures() > 0 {
+		label = "run" // the default mode's sample, each run to its verdict (sample_test.go)
+	}
 	for _, a := range independentAreas {
 		x := per[a]
-		t.Logf("%-26s written %3d  equivalent %d  single-input %d  escapes %2d  caught %3d  caught by >=2 %3d  least %d",
-			a, x.written, x.equivalent, x.single, x.escapes, x.caught, x.caught2, x.least)
+		t.Logf("%-26s %s %3d  equivalent %d  single-input %d  escapes %2d  caught %3d  caught by >=2 %3d  least %d",
+			a, label, x.written, x.equivalent, x.single, x.escapes, x.caught, x.caught2, x.least)
 	}
 	if len(pendingEscapes) > 0 {
 		t.Logf("%d pending escapes, each waiting for the scenario its mark describes: %s", len(pendingEscapes), strings.Join(pendingEscapes, ", "))

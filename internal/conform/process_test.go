@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/reconnect-go/reconnect/fixtures"
 )
 
 // hostile runs the suite's rtb1 cases against argv with CONFORM_FAKE=b and
@@ -29,11 +28,12 @@ func hostile(t tb, b string, argv []string, opt Options, limit time.Duration) Re
 		opt.Only = []string{AreaRTB1}
 	}
 	start := time.Now()
-	s, err := LoadSuite(fixtures.FS)
+	s, err := loadedSuite()
 	if err != nil {
 		t.Errorf("%v", err)
 		return Report{}
 	}
+	s.Cases = slices.Clone(s.Cases)
 	rep, err := RunCommand(context.Background(), s, argv, opt)
 	if err != nil {
 		t.Errorf("%v", err)

@@ -3,6 +3,7 @@ package conform
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/exhaustive"
 )
 
 // mutant is one deliberately wrong adapter: the JS reference with one line
@@ -66,7 +69,9 @@ func oneLineChange(a, b string) bool {
 
 // TestWrongAdaptersAreEachCaughtByTwoCases runs every wrong adapter under
 // the harness: each must fail at least two cases, so that no documented
-// decision is pinned by a single case.
+// decision is pinned by a single case. The default mode runs one in
+// mutantSample of them, each to its verdict (sample_test.go); every one
+// is checked to be a one-line change of the reference.
 func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 	t.Parallel()
 	node := mutantRunner(t)
@@ -77,7 +82,7 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 	s := suite(t)
 	var ran []mutant
 	var adapters []wrongAdapter
-	for _, m := range mutants {
+	for i, m := range mutants {
 		if n := strings.Count(src, m.From); n != 1 {
 			t.Errorf("%s: %q occurs %d times in the reference adapter, want once", m.Name, m.From, n)
 			continue
@@ -87,14 +92,18 @@ func TestWrongAdaptersAreEachCaughtByTwoCases(t *testing.T) {
 			t.Errorf("%s: not a one-line change", m.Name)
 			continue
 		}
+		if !exhaustive.Sampled(i, mutantSample) {
+			continue // checked above; run in the exhaustive mode
+		}
 		ran = append(ran, m)
 		adapters = append(adapters, wrongAdapter{name: m.Name, files: map[string]string{"adapter.mjs": mutated}, main: "adapter.mjs",
-			suite: s, only: sectionAreas(src, m.From)})
+			suite: s, only: sectionAreas(src, m.From), maxFailures: verdictFailures()})
 	}
+	logSample(t, len(ran), len(mutants))
 	control := wrongAdapter{name: "reference", files: map[string]string{"adapter.mjs": src}, main: "adapter.mjs", suite: s}
 	for i, r := range runWrongAdapters(t, node, control, adapters) {
 		m := ran[i]
-		t.Logf("%-28s caught by %4d cases  (%s)", m.Name, r.failed, m.Decision)
+		t.Logf("%-28s caught by %s cases  (%s)", m.Name, r.count(), m.Decision)
 		if r.broken != "" {
 			t.Errorf("%s: the run broke: %s", m.Name, r.broken)
 		}
@@ -113,14 +122,27 @@ type wrongAdapter struct {
 	main  string
 	suite Suite
 	only  []string
+	// maxFailures, if above 0, stops the run at that many failed cases
+	// (Options.MaxFailures): see verdictFailures.
+	maxFailures int
 }
 
 // wrongRun is what the harness said of one wrong adapter.
 type wrongRun struct {
-	failed int
-	ran    int      // the cases answered, passed or failed
-	cases  []string // the ids of the cases it failed
-	broken string   // why the run broke, if it did
+	failed  int
+	ran     int      // the cases answered, passed or failed
+	cases   []string // the ids of the cases it failed
+	broken  string   // why the run broke, if it did
+	stopped bool     // the run stopped at its maxFailures: failed is a lower bound
+}
+
+// count is how many cases failed, as a log line says it: "≥2" for a run
+// stopped at its verdict.
+func (r wrongRun) count() string {
+	if r.stopped {
+		return fmt.Sprintf("≥%3d", r.failed)
+	}
+	return fmt.Sprintf("%4d", r.failed)
 }
 
 // wrongHosts is how many adapter hosts run wrong adapters at once: each
@@ -130,6 +152,11 @@ const wrongHosts = 4
 // wrongWindow is how many requests the harness writes ahead of the answers
 // to a wrong adapter (see Options.window).
 const wrongWindow = 256
+
+// verdictWindow is the window of a run that stops at its verdict
+// (wrongAdapter.maxFailures): small, since the adapter answers every
+// request written ahead of the stop.
+const verdictWindow = 16
 
 // runWrongAdapters writes every wrong adapter into a directory of its own,
 // named after it (so an adapter finds only the files it lists beside it),
@@ -145,6 +172,9 @@ func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters 
 		if a.name == control.name {
 			t.Fatalf("a wrong adapter is named %q, the control's name", a.name)
 		}
+	}
+	if len(adapters) == 0 {
+		t.Fatal("no wrong adapter to run: a run of none proves nothing")
 	}
 	adapters = append([]wrongAdapter{control}, adapters...)
 	dir := t.TempDir()
@@ -171,12 +201,19 @@ func runWrongAdapters(t *testing.T, node string, control wrongAdapter, adapters 
 			defer wg.Done()
 			for i := range next {
 				a := adapters[i]
-				rep, err := host.run(context.Background(), a.suite, mains[i], Options{Only: a.only, Timeout: 60 * time.Second, window: wrongWindow})
+				window := wrongWindow
+				if a.maxFailures > 0 {
+					// A run that stops at its verdict: what is written
+					// ahead of the answers after it is answered for
+					// nothing.
+					window = verdictWindow
+				}
+				rep, err := host.run(context.Background(), a.suite, mains[i], Options{Only: a.only, Timeout: 60 * time.Second, window: window, MaxFailures: a.maxFailures})
 				if err != nil {
 					runs[i] = wrongRun{broken: err.Error()}
 					continue
 				}
-				r := wrongRun{failed: rep.Failed, ran: rep.Passed + rep.Failed, broken: rep.Broken}
+				r := wrongRun{failed: rep.Failed, ran: rep.Passed + rep.Failed, broken: rep.Broken, stopped: rep.Stopped != ""}
 				if r.ran == 0 && r.broken == "" {
 					r.broken = "no case ran"
 				}

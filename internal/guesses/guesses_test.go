@@ -15,6 +15,7 @@ import (
 
 	"github.com/reconnect-go/reconnect/fixtures"
 	"github.com/reconnect-go/reconnect/internal/conform"
+	"github.com/reconnect-go/reconnect/internal/exhaustive"
 )
 
 // root is the repository's root, from this package's folder.
@@ -214,6 +215,11 @@ func TestGuessesCoverThePorts(t *testing.T) {
 // over its whole area and logs every case that fails. It needs node (a
 // skip without it, a failure in CI) and starts one process per guess, so
 // -short skips it.
+//
+// The default mode (go test ./... without RECONNECT_EXHAUSTIVE=1, see
+// internal/exhaustive) runs one flipped guess in guessSample, the first
+// of each group of guessSample in the file's order, and the reference; it
+// checks every guess's pins and flip without running them.
 func TestGuessesPinned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts one adapter process per guess")
@@ -286,6 +292,9 @@ func TestGuessesPinned(t *testing.T) {
 		all = append(all, g.Pins...)
 	}
 	t.Logf("%d guesses flipped, %d pins", len(gs), len(all))
+	if !exhaustive.On() && !discover {
+		t.Logf("the default mode runs %d of them; %s=1 runs every one", (len(gs)+guessSample-1)/guessSample, exhaustive.Env)
+	}
 	t.Run("reference", func(t *testing.T) {
 		t.Parallel()
 		suite := only(all, "")
@@ -296,7 +305,7 @@ func TestGuessesPinned(t *testing.T) {
 			t.Errorf("the reference passes %d of the %d pinned cases and fails none: the others did not run", passed, len(suite.Cases))
 		}
 	})
-	for _, g := range gs {
+	for i, g := range gs {
 		t.Run(g.ID, func(t *testing.T) {
 			t.Parallel()
 			// what names the guess, its flip and its pins in every message.
@@ -309,6 +318,9 @@ func TestGuessesPinned(t *testing.T) {
 			flipped, err := g.Apply(refs[g.File])
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
+			}
+			if !discover && !exhaustive.Sampled(i, guessSample) {
+				t.Skipf("the default mode runs one flipped guess in %d (its pins and its flip are checked above); %s=1 runs every one", guessSample, exhaustive.Env)
 			}
 			failed, _, broken := run(t, map[string]string{g.File: flipped}, only(g.Pins, g.File))
 			if broken != "" {
@@ -325,3 +337,6 @@ func TestGuessesPinned(t *testing.T) {
 		})
 	}
 }
+
+// guessSample is how many flipped guesses the default mode runs one of.
+const guessSample = 8
