@@ -17,13 +17,17 @@ import (
 // that did not reach its expected outcome.
 var errUnexpected = errors.New("a client kind did not reach its expected outcome")
 
+// errBehind makes the command exit non-zero when -require-ahead finds a
+// fault on which ours at defaults is behind the best peer.
+var errBehind = errors.New("ours at defaults are behind the best peer on a fault")
+
 // peersCmd runs the field's clients beside ours, fault by fault, and
 // prints a table per fault.
 func peersCmd(args []string, out io.Writer) error {
 	fs := newFlags("lab peers", "usage: lab peers [flags]   (the Node packages: `npm ci` in lab/peers/node first)", out)
 	clients := fs.Int("clients", 20, "clients of each kind under each fault, 1 to 1000")
 	faults := fs.String("faults", "all", "comma-separated faults: all, or any of healthy, websocket-refused, websocket-blackholed, slow, primary-down, drop, stall, restart")
-	kinds := fs.String("kinds", "all", "comma-separated kinds: all, or any of socketio-polling, socketio-websocket, centrifuge, ours-2s, ours-short")
+	kinds := fs.String("kinds", "all", "comma-separated kinds: all, or any of socketio-polling, socketio-websocket, centrifuge, ours-2s, ours-short, ours-centrifuge, ours-defaults")
 	nodeDir := fs.String("node-dir", "peers/node", "the Node programs' directory, with their packages installed (npm ci)")
 	shortCircuit := fs.Duration("short-circuit", 250*time.Millisecond, "ours-short's short circuit (docs/short-circuit.md's band is 250 ms to 500 ms)")
 	window := fs.Duration("window", 30*time.Second, "how long a client has to get its first message (from its start, or from a fault after connected)")
@@ -35,6 +39,7 @@ func peersCmd(args []string, out io.Writer) error {
 	parallel := fs.Int("parallel", 1, "cells (a kind under a fault) run at once; 1 gives each the machine to itself")
 	short := fs.Bool("short", false, "CI's short run: 3 clients, a 20 s window (stall 8 s), a 2 s downtime, 2 s heartbeats answered within 1 s, slow at σ 0.25, every cell at once")
 	check := fs.Bool("check", false, "fail unless every kind reaches its expected outcome under every fault (peers.Expected)")
+	requireAhead := fs.Bool("require-ahead", false, "fail unless ours at defaults (ours-defaults) are ahead or level with the best peer on every fault (the ranking's last line reads K of N with K = N)")
 	seed := fs.Uint64("seed", 1, "seed of the proxies' latency draws")
 	verbose := fs.Bool("v", false, "print progress to stderr")
 	jsonOut := fs.String("json", "", "also save the whole run to this file (read it back with -from)")
@@ -100,16 +105,30 @@ func peersCmd(args []string, out io.Writer) error {
 		fmt.Fprint(out, "\n### the simulator's models beside the real clients\n\n")
 		peers.WriteModels(out, checks)
 	}
+	var bad []string
 	if *check {
-		bad := rep.Check()
+		bad = rep.Check()
 		fmt.Fprintln(out)
 		for _, b := range bad {
 			fmt.Fprintln(out, "unexpected:", b)
 		}
-		if len(bad) > 0 {
-			return errUnexpected
+		if len(bad) == 0 {
+			fmt.Fprintf(out, "every kind reached its expected outcome under every fault (%d cells)\n", len(rep.Cells))
 		}
-		fmt.Fprintf(out, "every kind reached its expected outcome under every fault (%d cells)\n", len(rep.Cells))
+	}
+	// The ranking comes last, whatever failed: its line is the output's
+	// last line.
+	ranking := rep.Ranking()
+	peers.WriteRanking(out, ranking)
+	if len(bad) > 0 {
+		return errUnexpected
+	}
+	if *requireAhead {
+		for _, v := range ranking {
+			if !v.Ahead {
+				return errBehind
+			}
+		}
 	}
 	return nil
 }
