@@ -33,6 +33,9 @@ type stormOptions struct {
 	svg        string
 	out        string
 	tradeoff   bool
+	// front, with frontDowntimes: simulate storm --front.
+	front          bool
+	frontDowntimes []time.Duration
 }
 
 // parseStormFlags checks every flag of simulate storm before anything is
@@ -54,6 +57,8 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	svg := fs.String("svg", "", "also write a chart of attempts per second to this SVG file")
 	outPath := fs.String("o", "", "write the report to this file instead of standard output")
 	tradeoff := fs.Bool("tradeoff", false, "instead of comparing strategies, run rtb1-safe over a grid of its options against the aims")
+	front := fs.Bool("front", false, "instead of comparing strategies, draw the restart front: 99 % back against the accept peak for rtb1, the peers and a grid of first-retry rules, at each of --front-downtimes (use --clients 100000 --capacity 0)")
+	frontDowntimes := fs.String("front-downtimes", "5s,2s,10s", "--front: the restarts' downtimes, comma-separated; the rule is chosen at the first")
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
@@ -79,7 +84,21 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
 		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
 	}
-	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
+	if *front && *tradeoff {
+		return nil, usagef("--front and --tradeoff: choose one")
+	}
+	var fds []time.Duration
+	for _, f := range splitList(*frontDowntimes) {
+		d, err := time.ParseDuration(f)
+		if err != nil || d < 0 || d > time.Hour {
+			return nil, usagef("--front-downtimes %s: %q is not a duration from 0s to 1h", *frontDowntimes, f)
+		}
+		fds = append(fds, d)
+	}
+	if *front && len(fds) == 0 {
+		return nil, usagef("--front-downtimes %q: want at least one downtime", *frontDowntimes)
+	}
+	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, front: *front, frontDowntimes: fds, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
 		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
 		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
 	for _, name := range splitList(*strategies) {
@@ -131,6 +150,9 @@ func runSimulateStorm(args []string, stdout, stderr io.Writer) error {
 func runStorm(o *stormOptions, out *output, stdout, stderr io.Writer) error {
 	if o.tradeoff {
 		return runTradeoff(o, out, stdout, stderr)
+	}
+	if o.front {
+		return runFront(o, out, stdout, stderr)
 	}
 	prog := newProgress(stderr, "simulated seconds")
 	var results []sim.StormResult
@@ -234,7 +256,7 @@ func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
 			t99 = fmt.Sprintf("%.1f %% by %v", 100*float64(r.Reconnected)/float64(r.Clients), c.Horizon)
 		}
 		p := sim.Panel{Title: fmt.Sprintf("%s · peak %s/s · %s", r.Jitter, short(r.PeakPerSecond), t99), Series: []sim.Series{s}}
-		if st, _ := sim.ParseStrategy(r.Jitter); st <= sim.StrategyRTB1Safe && c.Timeouts.ConnectionStateTTL < c.Horizon {
+		if st, _ := sim.ParseStrategy(r.Jitter); st.EngineRules() && c.Timeouts.ConnectionStateTTL < c.Horizon {
 			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
 		}
 		if last := lastAttempt(r); last > m.XMax {

@@ -64,11 +64,16 @@ const (
 	// (dotnet/aspnetcore src/SignalR/clients/ts/signalr): 0, 2, 10 and
 	// 30 s, then it gives up (the connection closes for good).
 	StrategySignalR
+	// StrategyFirstRetry is RTB1 after a first-retry rule (StormConfig.First,
+	// FirstRetry): the immediate reconnect, then early retries while less
+	// than First.Span has passed since the drop (one when Span is 0), then
+	// RTB1 retries counted from 1; SUSPENDED as rtb1.
+	StrategyFirstRetry
 	numStrategies
 )
 
 var strategyNames = [numStrategies]string{"rtb1", "none", "full", "equal", "decorrelated", "rtb1-safe",
-	"socketio", "centrifuge-js", "centrifuge-go", "phoenix", "signalr"}
+	"socketio", "centrifuge-js", "centrifuge-go", "phoenix", "signalr", "first-retry"}
 
 // Strategies returns every strategy, in the order of their constants.
 func Strategies() []Strategy {
@@ -99,7 +104,12 @@ func ParseStrategy(name string) (Strategy, error) {
 
 // engineRules reports whether the strategy follows the engine's rules
 // (immediate reconnect, RTB1 retries, SUSPENDED after connectionStateTtl).
-func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe }
+func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe || s == StrategyFirstRetry }
+
+// EngineRules reports whether the strategy follows the engine's rules: an
+// immediate reconnect, RTB1 retries and SUSPENDED retries once
+// connectionStateTtl has passed.
+func (s Strategy) EngineRules() bool { return s.engineRules() }
 
 // SafeOptions are the storm-safe options StrategyRTB1Safe adds to RTB1.
 type SafeOptions struct {
@@ -144,7 +154,7 @@ const (
 // maxDelay bounds every delay the strategy can return for sc.
 func (s Strategy) maxDelay(sc *StormConfig) time.Duration {
 	return max(reconnect.RetryDelay(sc.Timeouts.DisconnectedRetry, 4, 0), sc.Timeouts.SuspendedRetry,
-		decorrelatedCap, sc.Safe.Window)
+		decorrelatedCap, sc.Safe.Window, sc.First.Max)
 }
 
 // delay is the wait before the next attempt of a client that has failed
@@ -152,9 +162,20 @@ func (s Strategy) maxDelay(sc *StormConfig) time.Duration {
 // the draw u; prev is the client's previous delay in milliseconds (used by
 // decorrelated only). ok is false when the strategy gives up.
 func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32) (d time.Duration, ok bool) {
+	return s.delayAt(sc, a, 0, u, prev)
+}
+
+// delayAt is delay for a client whose attempt at t (since the drop) was
+// refused: only StrategyFirstRetry looks at t.
+func (s Strategy) delayAt(sc *StormConfig, a int, t time.Duration, u float64, prev *uint32) (d time.Duration, ok bool) {
 	initial := sc.Timeouts.DisconnectedRetry
 	upper := func() time.Duration { return reconnect.RetryDelay(initial, a, 0) }
 	switch s {
+	case StrategyFirstRetry:
+		if a == 0 {
+			return 0, true
+		}
+		return sc.First.delay(a, t, u, prev, initial), true
 	case StrategyRTB1, StrategyNone, StrategyFull, StrategyEqual:
 		if a == 0 {
 			return 0, true
