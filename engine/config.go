@@ -96,6 +96,14 @@ type Config struct {
 	ImmediateShare  float64 // in [0, 1): the share that reconnects at once
 	RetrySpread     float64 // in [0, 1]: RTB1b's jitter, reconnect.SpreadRetryDelay
 	SuspendedSpread float64 // in [0, 1]: SUSPENDED jitter, reconnect.SpreadDelay
+
+	// FirstRetry is the first-retry rule's period (firstretry.go): after a
+	// drop whose immediate reconnect failed, the retries within
+	// Timeouts.DisconnectedRetry of it wait U[0, FirstRetry) for the first
+	// and FirstRetry for each later one, then RTB1 from retry 1. 0 is off
+	// (RTB1 as specified: the zero Config and AblyConfig); Defaults sets
+	// DefaultFirstRetry (3.5 s). At most Timeouts.DisconnectedRetry.
+	FirstRetry time.Duration
 }
 
 // Defaults returns the spec's defaults for every field but Endpoint,
@@ -108,6 +116,7 @@ func Defaults() Config {
 		Timeouts:     reconnect.DefaultTimeouts(),
 		ShortCircuit: reconnect.DefaultShortCircuit,
 		Transports:   reconnect.Availability{WebSocket: true, HTTP: true},
+		FirstRetry:   DefaultFirstRetry,
 	}
 }
 
@@ -119,6 +128,7 @@ func Defaults() Config {
 func AblyConfig() Config {
 	c := Defaults()
 	c.Endpoint.Ably = true
+	c.FirstRetry = 0 // RTB1 after a failed immediate reconnect, as Ably's SDKs
 	return c
 }
 
@@ -155,7 +165,10 @@ func (c Config) Validate() error {
 	if err := c.Flap.validate(); err != nil {
 		return err
 	}
-	return c.validateStorm()
+	if err := c.validateStorm(); err != nil {
+		return err
+	}
+	return c.validateFirstRetry()
 }
 
 // inConfig names a nested field's *FieldError by its path from Config:
