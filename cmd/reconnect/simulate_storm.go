@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -50,6 +51,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	share := fs.Float64("safe-immediate-share", sim.DefaultSafe.ImmediateShare, "rtb1-safe: share of drops that still reconnect at once, 0 to below 1")
 	retrySpread := fs.Float64("safe-retry-spread", sim.DefaultSafe.RetrySpread, "rtb1-safe: retry jitter width, 0 to 1 (RTB1 is 0.2)")
 	suspendedSpread := fs.Float64("safe-suspended-spread", sim.DefaultSafe.SuspendedSpread, "rtb1-safe: SUSPENDED retry jitter width, 0 to 1")
+	firstRetry := fs.Duration("first-retry", engine.DefaultFirstRetry, "first-retry: the period P of the rule (after a failed immediate reconnect, U[0, P) then every P for disconnectedRetryTimeout, then RTB1), 0 to 15s")
 	horizon := fs.Duration("horizon", 10*time.Minute, "how long to simulate, up to 6h")
 	bucket := fs.Duration("bucket", 100*time.Millisecond, "histogram interval, 1ms to 1m")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
@@ -69,6 +71,8 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 		return nil, usagef("--downtime %v: want a duration from 0s to 1h", *downtime)
 	case *capacity < 0:
 		return nil, usagef("--capacity %d: want 0 (no limit) or more", *capacity)
+	case *firstRetry < 0 || *firstRetry > reconnect.DefaultTimeouts().DisconnectedRetry:
+		return nil, usagef("--first-retry %v: want a duration from 0s to %v", *firstRetry, reconnect.DefaultTimeouts().DisconnectedRetry)
 	case *horizon <= 0 || *horizon > 6*time.Hour:
 		return nil, usagef("--horizon %v: want a duration above 0s and at most 6h", *horizon)
 	case *bucket < time.Millisecond || *bucket > time.Minute:
@@ -100,7 +104,11 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	}
 	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, front: *front, frontDowntimes: fds, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
 		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
-		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
+		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket,
+		First: sim.FirstRetry{Max: *firstRetry, Span: reconnect.DefaultTimeouts().DisconnectedRetry, Steady: true, Jitter: -1}}}
+	if *firstRetry == 0 {
+		o.config.First = sim.FirstRetry{}
+	}
 	for _, name := range splitList(*strategies) {
 		s, err := sim.ParseStrategy(name)
 		if err != nil {
@@ -202,7 +210,7 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 		verb = "client drops"
 	}
 	fmt.Fprintf(w, "%s %s at 0 s; the server refuses everything for %v, %s.\n", thousands(clients), verb, downtime, limit)
-	fmt.Fprintln(w, "rtb1 … rtb1-safe follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
+	fmt.Fprintln(w, "rtb1 … rtb1-safe and first-retry follow the engine's rules (reconnect at once, RTB1 retries, SUSPENDED retries after 120 s);")
 	fmt.Fprintln(w, "the others are the schedules those clients ship. Disconnected: from the drop to the accepted attempt.")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -155,7 +155,10 @@ func WriteRanking(w io.Writer, vs []Verdict) {
 		if v.Measured {
 			ours = FormatDuration(v.Ours)
 		}
-		if v.Peers > 0 {
+		switch {
+		case v.Peers > 0 && v.Best == Never:
+			best, allowed = "never (no peer got there)", FormatDuration(v.Allowed)
+		case v.Peers > 0:
 			best, allowed = FormatDuration(v.Best)+", "+v.BestKind.String(), FormatDuration(v.Allowed)
 		}
 		if v.HasPeaks && v.Measured && v.Peers > 0 {
