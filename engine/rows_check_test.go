@@ -372,7 +372,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"preference": "", "preferenceTtlMs": ms(reconnect.DefaultPreferenceTTL), "rememberTransport": c.RememberTransport,
 		"flapDrops": float64(engine.DefaultFlapDrops), "flapWindowMs": ms(engine.DefaultFlapWindow), "flapHoldMs": ms(engine.DefaultFlapHold),
 		"reconnectWindowMs": ms(c.ReconnectWindow), "immediateShare": c.ImmediateShare, "retrySpread": c.RetrySpread, "suspendedSpread": c.SuspendedSpread,
-		"canRenewToken": c.CanRenewToken,
+		"canRenewToken": c.CanRenewToken, "firstRetryMs": ms(c.FirstRetry),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

@@ -25,6 +25,7 @@ type scenarioConfig struct {
 	RetrySpread          float64  `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64  `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool     `json:"canRenewToken,omitempty"`
+	FirstRetryMs         int64    `json:"firstRetryMs,omitempty"` // 0: off (RTB1 as specified)
 }
 
 type scenarioStep struct {

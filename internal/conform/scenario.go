@@ -42,6 +42,7 @@ type ScenarioKnobs struct {
 	RetrySpread          float64   `json:"retrySpread,omitempty"`
 	SuspendedSpread      float64   `json:"suspendedSpread,omitempty"`
 	CanRenewToken        bool      `json:"canRenewToken,omitempty"`
+	FirstRetryMs         int64     `json:"firstRetryMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -68,6 +69,7 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	cfg.ReconnectWindow = time.Duration(k.ReconnectWindowMs) * time.Millisecond
 	cfg.ImmediateShare = k.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = k.RetrySpread, k.SuspendedSpread
+	cfg.FirstRetry = time.Duration(k.FirstRetryMs) * time.Millisecond
 	if err := cfg.Preference.UnmarshalText([]byte(k.Preference)); err != nil {
 		return cfg, err
 	}
