@@ -61,5 +61,7 @@ func (e *Engine) earlyRetry() (time.Duration, bool) {
 	if e.early.n > 1 {
 		return e.cfg.FirstRetry, true
 	}
-	return time.Duration(float64(e.cfg.FirstRetry) * e.src.Float64()), true
+	// FirstRetry × u, rounded to the nanosecond, u clamped to [0, 1]: the
+	// reconnect window's arithmetic with no immediate share.
+	return reconnect.WindowWait(e.cfg.FirstRetry, 0, e.src.Float64()), true
 }

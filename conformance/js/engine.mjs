@@ -32,6 +32,7 @@ export const DEFAULTS = {
   retrySpread: 0,
   suspendedSpread: 0,
   canRenewToken: false,
+  firstRetryMs: 0,
 };
 
 // The wall clock at atMs 0 (the scenarios' `clock`).
@@ -92,6 +93,7 @@ export class Engine {
     this.everConnected = false;
     this.ttlPassed = false;
     this.lastImmediateNs = null;
+    this.early = null; // the first-retry rule: { fromNs, n } from an immediate reconnect
     this.windowDue = false;
     this.flapDrops = [];
     this.holdEndNs = null;
@@ -250,8 +252,25 @@ export class Engine {
     const uc = clampDraw(u);
     return BigInt(Math.round(Math.round(this.cfg.disconnectedRetryTimeoutMs * 1e6) * this.lib.backoffCoefficient(this.n) * (1 - s * uc)));
   }
+  // The first-retry rule (firstRetryMs P > 0): within
+  // disconnectedRetryTimeout of the immediate reconnect, the first retry
+  // waits P × u (one draw, clamped, rounded to the nanosecond), each later
+  // one P (no draw), no retry number taken; null when the rule does not
+  // apply (and, past disconnectedRetryTimeout, it ends).
+  earlyRetryNs() {
+    if (!this.early) return null;
+    if (this.nowNs - this.early.fromNs >= nsOfMs(this.cfg.disconnectedRetryTimeoutMs)) {
+      this.early = null;
+      return null;
+    }
+    this.early.n++;
+    if (this.early.n > 1) return nsOfMs(this.cfg.firstRetryMs);
+    const u = clampDraw(this.draw());
+    return BigInt(Math.round(this.cfg.firstRetryMs * 1e6 * u));
+  }
   suspendedNs() {
     this.n = 0;
+    this.early = null;
     const s = this.cfg.suspendedSpread;
     if (!(s > 0)) return nsOfMs(this.cfg.suspendedRetryTimeoutMs);
     const u = clampDraw(this.draw());
@@ -266,7 +285,8 @@ export class Engine {
     this.cancelAttemptTimers();
     if (reason === "connect-failed" && this.attempt.startedOnPreference) this.preference = null;
     const suspended = this.ttlPassed;
-    const retryInNs = suspended ? this.suspendedNs() : this.rtb1Ns();
+    const early = suspended ? null : this.earlyRetryNs();
+    const retryInNs = suspended ? this.suspendedNs() : early !== null ? early : this.rtb1Ns();
     // RTN14e: SUSPENDED always carries a reason, a timeout when none failed
     if (suspended && !error) error = parseFailure("timeout");
     this.setState(suspended ? "suspended" : "disconnected", reason, { retryInNs, error });
@@ -401,6 +421,7 @@ export class Engine {
     if (["initialized", "closed", "failed", "closing"].includes(this.state)) {
       if (this.state === "closing") this.stopEverything(); // RTN11b: a new connection
       this.n = 0;
+      this.early = null;
       this.stateError = null;
       this.everConnected = false;
       this.ttlPassed = false;
@@ -487,6 +508,7 @@ export class Engine {
       this.cancelTimer("state-ttl");
       this.cancelTimer("retry");
       this.n = 0;
+      this.early = null;
       this.ttlPassed = false;
     }
     this.announceActive(details);
@@ -542,6 +564,7 @@ export class Engine {
       return this.endAttempt(reason, f);
     }
     this.lastImmediateNs = this.nowNs;
+    this.early = this.cfg.firstRetryMs > 0 ? { fromNs: this.nowNs, n: 0 } : null;
     if (this.cfg.reconnectWindowMs > 0) {
       const u = clampDraw(this.draw());
       const s = this.cfg.immediateShare;
