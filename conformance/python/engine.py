@@ -45,6 +45,7 @@ DEFAULTS = {
     "suspendedSpread": 0,
     "webSocket": True,
     "canRenewToken": False,
+    "firstRetryMs": 0,
 }
 EPOCH_UNIX_MS = 1767225600000  # atMs 0: 2026-01-01T00:00:00Z
 
@@ -179,6 +180,7 @@ class Engine:
         self.ever_connected = False
         self.ttl_passed = False
         self.last_immediate = None
+        self.early = None  # the first-retry rule: [from, count] from an immediate reconnect
         self.window_due = False
         self.flap_drops = []
         self.hold_end = None
@@ -334,8 +336,26 @@ class Engine:
         x = float(initial) * ad.backoff_coefficient(self.n) * jitter
         return ad.round_half_away(x)
 
+    def early_retry(self):
+        """The first-retry rule (firstRetryMs P > 0): within
+        disconnectedRetryTimeout of the immediate reconnect, the first retry
+        waits P × u (one draw, clamped, rounded), each later one P (no
+        draw), no retry number taken; None when it does not apply (and past
+        disconnectedRetryTimeout it ends)."""
+        if self.early is None:
+            return None
+        if self.now - self.early[0] >= ms_ns(self.c["disconnectedRetryTimeoutMs"]):
+            self.early = None
+            return None
+        self.early[1] += 1
+        if self.early[1] > 1:
+            return ms_ns(self.c["firstRetryMs"])
+        u = ad.clamp_draw(self.draw())
+        return ad.round_half_away(float(ms_ns(self.c["firstRetryMs"])) * u)
+
     def retry_in_suspended(self):
         self.n = 0
+        self.early = None
         base = ms_ns(self.c["suspendedRetryTimeoutMs"])
         s = self.c["suspendedSpread"]
         if not s:
@@ -357,7 +377,9 @@ class Engine:
             # RTN14e: SUSPENDED always carries a reason, a timeout when none failed
             self.set_state("suspended", reason, wait, error if error is not None else TIMEOUT)
         else:
-            wait = self.retry_in_disconnected()
+            wait = self.early_retry()
+            if wait is None:
+                wait = self.retry_in_disconnected()
             self.set_state("disconnected", reason, wait, error)
         self.start_timer("retry", wait)
 
@@ -495,6 +517,7 @@ class Engine:
             if self.state == "closing":
                 self.stop_everything()  # RTN11b: a new connection
             self.n = 0
+            self.early = None
             self.error = None
             self.ever_connected = False
             self.ttl_passed = False
@@ -600,6 +623,7 @@ class Engine:
             self.cancel_timer("state-ttl")
             self.cancel_timer("retry")
             self.n = 0
+            self.early = None
             self.ttl_passed = False
             self.att = Attempt()
         self.announce_active(details or Details())
@@ -656,6 +680,7 @@ class Engine:
         if self.last_immediate is not None and self.now - self.last_immediate < 1000 * MS:
             self.end_attempt(reason, failure)
             return
+        self.early = [self.now, 0] if self.c["firstRetryMs"] > 0 else None
         w = self.c["reconnectWindowMs"]
         if w > 0:
             u = ad.clamp_draw(self.draw())
