@@ -303,6 +303,7 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.retry_spread = c.num_of("retrySpread");
     cfg.suspended_spread = c.num_of("suspendedSpread");
     cfg.can_renew_token = c.bool_of("canRenewToken");
+    cfg.first_retry_ms = c.num_of("firstRetryMs");
     Ok(cfg)
 }
 

@@ -30,6 +30,8 @@ pub struct Config {
     pub retry_spread: f64,
     pub suspended_spread: f64,
     pub can_renew_token: bool,
+    /// The first-retry rule's period (firstRetryMs); 0 is off.
+    pub first_retry_ms: f64,
 }
 
 impl Default for Config {
@@ -63,6 +65,7 @@ impl Default for Config {
             retry_spread: 0.0,
             suspended_spread: 0.0,
             can_renew_token: false,
+            first_retry_ms: 0.0,
         }
     }
 }

@@ -41,6 +41,7 @@ pub struct Engine {
     ever_connected: bool,
     ttl_passed: bool,
     last_immediate: Option<i64>,
+    early: Option<(i64, u32)>, // the first-retry rule: the immediate reconnect, the early retries so far
     window_due: bool,
     flap_drops: Vec<i64>,
     hold_end: Option<i64>,
@@ -73,6 +74,7 @@ impl Engine {
             ever_connected: false,
             ttl_passed: false,
             last_immediate: None,
+            early: None,
             window_due: false,
             flap_drops: Vec::new(),
             hold_end: None,
