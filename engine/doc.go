@@ -45,6 +45,7 @@
 //	ably-js 2.28.0's connection manager                             PolicyWebSocketCheck, TimerAttempt, TimerSlowCheck
 //	the transport preference (spec §4)                              Config.Preference, Engine.Preference
 //	storm-safe options (opt-in; docs/storm-safe-reconnect.md)       Config.ReconnectWindow, ImmediateShare, RetrySpread, SuspendedSpread
+//	the first retry after a failed immediate reconnect (Defaults)   Config.FirstRetry, DefaultFirstRetry (docs/storms.md)
 //
 // The whole machine, row by row: docs/engine.md.
 //
