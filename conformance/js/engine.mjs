@@ -243,8 +243,11 @@ export class Engine {
     this.stateError = error;
   }
 
-  // RTB1 (with retrySpread s in place of 0.2): one draw, n incremented.
+  // RTB1 (with retrySpread s in place of 0.2): one draw, n incremented;
+  // within the first-retry rule its early retry instead.
   rtb1Ns() {
+    const early = this.earlyRetryNs();
+    if (early !== null) return early;
     this.n++;
     const u = this.draw();
     const s = this.cfg.retrySpread;
@@ -269,8 +272,8 @@ export class Engine {
     return BigInt(Math.round(this.cfg.firstRetryMs * 1e6 * u));
   }
   suspendedNs() {
-    this.n = 0;
     this.early = null;
+    this.n = 0;
     const s = this.cfg.suspendedSpread;
     if (!(s > 0)) return nsOfMs(this.cfg.suspendedRetryTimeoutMs);
     const u = clampDraw(this.draw());
@@ -285,8 +288,7 @@ export class Engine {
     this.cancelAttemptTimers();
     if (reason === "connect-failed" && this.attempt.startedOnPreference) this.preference = null;
     const suspended = this.ttlPassed;
-    const early = suspended ? null : this.earlyRetryNs();
-    const retryInNs = suspended ? this.suspendedNs() : early !== null ? early : this.rtb1Ns();
+    const retryInNs = suspended ? this.suspendedNs() : this.rtb1Ns();
     // RTN14e: SUSPENDED always carries a reason, a timeout when none failed
     if (suspended && !error) error = parseFailure("timeout");
     this.setState(suspended ? "suspended" : "disconnected", reason, { retryInNs, error });
@@ -420,8 +422,8 @@ export class Engine {
   onConnect() {
     if (["initialized", "closed", "failed", "closing"].includes(this.state)) {
       if (this.state === "closing") this.stopEverything(); // RTN11b: a new connection
-      this.n = 0;
       this.early = null;
+      this.n = 0;
       this.stateError = null;
       this.everConnected = false;
       this.ttlPassed = false;
@@ -507,8 +509,8 @@ export class Engine {
     if (this.state !== "connected") {
       this.cancelTimer("state-ttl");
       this.cancelTimer("retry");
-      this.n = 0;
       this.early = null;
+      this.n = 0;
       this.ttlPassed = false;
     }
     this.announceActive(details);
@@ -564,21 +566,28 @@ export class Engine {
       return this.endAttempt(reason, f);
     }
     this.lastImmediateNs = this.nowNs;
-    this.early = this.cfg.firstRetryMs > 0 ? { fromNs: this.nowNs, n: 0 } : null;
     if (this.cfg.reconnectWindowMs > 0) {
       const u = clampDraw(this.draw());
       const s = this.cfg.immediateShare;
       // u ≤ s: the wait is 0, which is the immediate reconnect.
       const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));
       if (retryInNs > 0n) {
+        this.armEarlyRetries();
         this.setState("disconnected", reason, { retryInNs, error: f });
         this.startTimer("retry", retryInNs);
         this.windowDue = true;
         return;
       }
     }
+    this.armEarlyRetries();
     this.setState("disconnected", reason, { retryInNs: 0n, error: f });
     this.startAttempt("reconnect");
+  }
+
+  // The first-retry rule starts at an immediate reconnect (from the drop,
+  // with the reconnect window too).
+  armEarlyRetries() {
+    this.early = this.cfg.firstRetryMs > 0 ? { fromNs: this.nowNs, n: 0 } : null;
   }
 
   countFlap() {
