@@ -23,7 +23,8 @@ const (
 	// github.com/centrifugal/centrifuge.
 	Centrifuge
 	// Ours is a runner-driven client on the lab's transports and server,
-	// with the engine's defaults and the proposal's 2 s short circuit.
+	// with engine.AblyConfig()'s settings (RTB1 after a failed immediate
+	// reconnect, as Ably's SDKs) and the proposal's 2 s short circuit.
 	Ours
 	// OursShort is Ours with the short circuit docs/short-circuit.md
 	// recommends (Options.ShortCircuit, 250 ms by default).
