@@ -13,19 +13,20 @@ import (
 // defaults), not a tuned variant such as OursShort.
 const RankKind = OursDefaults
 
-// Slack is the margin a fault's time allows ours over the best peer's
-// median: 10 % of it, and at least SlackFloor (below about 50 ms a
+// The margin a fault's time allows ours over the best peer's median:
+// SlackPercent % of it, and at least SlackFloor (below about 50 ms a
 // loopback time is mostly the scheduling of a shared machine).
 const (
-	SlackShare = 0.10
-	SlackFloor = 20 * time.Millisecond
+	SlackPercent = 10
+	SlackFloor   = 20 * time.Millisecond
 )
 
 // Allowed returns the most time ours may take on a fault and still be
 // ahead or level with a best peer's median of best:
-// max(best × (1 + SlackShare), best + SlackFloor), rounded up to the
-// nanosecond. Never (no peer got there) allows anything, Never included;
-// a sum that would pass Never saturates at Never − 1.
+// max(best + ⌈best × SlackPercent / 100⌉, best + SlackFloor), in whole
+// nanoseconds (no float64 rounding: exactly +10 % is allowed). Never (no
+// peer got there) allows anything, Never included; a negative best counts
+// as 0; a sum that would pass Never saturates at Never − 1.
 func Allowed(best time.Duration) time.Duration {
 	if best == Never {
 		return Never
@@ -33,8 +34,9 @@ func Allowed(best time.Duration) time.Duration {
 	if best < 0 {
 		best = 0
 	}
-	// 1.1 × best without float64's rounding: best + ⌈best / 10⌉.
-	share := best/10 + min(best%10, 1)
+	// ⌈best × p / 100⌉ without overflow: whole hundreds, then the rest.
+	rest := best % 100 * SlackPercent
+	share := best/100*SlackPercent + rest/100 + min(rest%100, 1)
 	slack := max(share, SlackFloor)
 	if best > Never-1-slack {
 		return Never - 1
@@ -147,7 +149,7 @@ func RankingLine(vs []Verdict) string {
 // accept peaks for a restart, the verdict), then RankingLine as the last
 // line.
 func WriteRanking(w io.Writer, vs []Verdict) {
-	fmt.Fprintf(w, "\n### ranking: ours at defaults (%s) against the best peer; allowed = max(best + %.0f %%, best + %v)\n\n", RankKind, 100*SlackShare, SlackFloor)
+	fmt.Fprintf(w, "\n### ranking: ours at defaults (%s) against the best peer; allowed = max(best + %d %%, best + %v)\n\n", RankKind, SlackPercent, SlackFloor)
 	fmt.Fprintln(w, "| fault | ours (median) | best peer (median) | allowed | accept peak/s: ours, highest peer | verdict |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, v := range vs {

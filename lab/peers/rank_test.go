@@ -23,7 +23,8 @@ func TestJudgeBoundaries(t *testing.T) {
 		{"just over +20 ms", 120*ms + 1, 100 * ms, false},
 		{"+20 ms is +10 % at 200 ms", 220 * ms, 200 * ms, true},
 		{"just over, at 200 ms", 220*ms + 1, 200 * ms, false},
-		{"+10 % of a best not divisible by 10 rounds up", 11*ms + 2, 10*ms + 1, true},
+		{"+10 % of a best not divisible by 10 rounds up", 1100*ms + 2, 1000*ms + 1, true},
+		{"…to the nanosecond", 1100*ms + 3, 1000*ms + 1, false},
 		{"faster", 5 * ms, 800 * ms, true},
 		{"equal", 7 * time.Second, 7 * time.Second, true},
 		{"the restart today", 13500 * ms, 6784 * ms, false},
@@ -37,6 +38,9 @@ func TestJudgeBoundaries(t *testing.T) {
 		if got, why := Judge(c.ours, c.best, false, 0, 0); got != c.ahead {
 			t.Errorf("%s: Judge(%v, %v) = %v (%s), want %v", c.name, c.ours, c.best, got, why, c.ahead)
 		}
+	}
+	if got, want := Allowed(Never/2), Never/2+Never/20+1; got != want {
+		t.Errorf("Allowed(Never/2) = %v, want %v (no overflow in the 10 %%)", got, want)
 	}
 	if got := Allowed(Never - 1); got != Never-1 {
 		t.Errorf("Allowed(Never − 1) = %v, want it saturated at Never − 1", got)
