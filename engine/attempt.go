@@ -215,10 +215,13 @@ func (e *Engine) enterDisconnected(out []Action, reason Reason, f reconnect.Fail
 	if e.ttlExpired {
 		return e.enterSuspended(out, reason, f)
 	}
-	if e.retries < math.MaxInt {
-		e.retries++
+	retryIn, early := e.earlyRetry()
+	if !early {
+		if e.retries < math.MaxInt {
+			e.retries++
+		}
+		retryIn = e.retryDelay(e.retries)
 	}
-	retryIn := e.retryDelay(e.retries)
 	out = e.setState(out, Disconnected, reason, retryIn, f)
 	return e.startTimer(out, TimerRetry, retryIn, 0)
 }
@@ -227,7 +230,7 @@ func (e *Engine) enterDisconnected(out []Action, reason Reason, f reconnect.Fail
 // carries f, or a timeout when f is none: SUSPENDED always carries a
 // reason (RTN14e), whichever way it is entered.
 func (e *Engine) enterSuspended(out []Action, reason Reason, f reconnect.Failure) []Action {
-	e.retries, e.reconnectDue = 0, false
+	e.retries, e.reconnectDue, e.early = 0, false, earlyRetries{}
 	retryIn := e.suspendedDelay()
 	out = e.setState(out, Suspended, reason, retryIn, suspendedReason(f))
 	return e.startTimer(out, TimerRetry, retryIn, 0)

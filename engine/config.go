@@ -126,6 +126,13 @@ type Config struct {
 	// per ImmediateReconnectInterval (from 1 s to 1 h; 0 otherwise).
 	ImmediateReconnect         ImmediateReconnect
 	ImmediateReconnectInterval time.Duration
+	// FirstRetry is the first-retry rule's period (firstretry.go): after a
+	// drop whose immediate reconnect failed, the retries within
+	// Timeouts.DisconnectedRetry of it wait U[0, FirstRetry) for the first
+	// and FirstRetry for each later one, then RTB1 from retry 1. 0 is off
+	// (RTB1 as specified: the zero Config and AblyConfig); Defaults sets
+	// DefaultFirstRetry (3.5 s). At most Timeouts.DisconnectedRetry.
+	FirstRetry time.Duration
 }
 
 // DefaultShortCircuit is the short circuit Defaults sets: 500 ms, the top
@@ -151,6 +158,7 @@ func Defaults() Config {
 		ShortCircuit: DefaultShortCircuit,
 		Adaptive:     DefaultAdaptiveShortCircuit(),
 		Transports:   reconnect.Availability{WebSocket: true, HTTP: true},
+		FirstRetry:   DefaultFirstRetry,
 	}
 }
 
@@ -166,6 +174,7 @@ func AblyConfig() Config {
 	c.Endpoint.Ably = true
 	c.ShortCircuit = reconnect.DefaultShortCircuit
 	c.Adaptive = AdaptiveShortCircuit{}
+	c.FirstRetry = 0 // RTB1 after a failed immediate reconnect, as Ably's SDKs
 	return c
 }
 
@@ -210,7 +219,10 @@ func (c Config) Validate() error {
 	if err := c.validateStorm(); err != nil {
 		return err
 	}
-	return c.validateRetry()
+	if err := c.validateRetry(); err != nil {
+		return err
+	}
+	return c.validateFirstRetry()
 }
 
 // inConfig names a nested field's *FieldError by its path from Config:

@@ -47,6 +47,7 @@
 //	storm-safe options (opt-in; docs/storm-safe-reconnect.md)       Config.ReconnectWindow, ImmediateShare, RetrySpread, SuspendedSpread
 //	other protocols' retry delays (opt-in; docs/retry-policies.md)  Config.Retry (reconnect.RetryPolicy)
 //	RTN15a's immediate reconnect kept, off or rate-limited          Config.ImmediateReconnect, ImmediateReconnectInterval
+//	the first retry after a failed immediate reconnect (Defaults)   Config.FirstRetry, DefaultFirstRetry (docs/storms.md)
 //
 // The whole machine, row by row: docs/engine.md.
 //

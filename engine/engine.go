@@ -46,6 +46,7 @@ type Engine struct {
 	flap          flapState
 	pref          reconnect.Preference // the transport preference
 	forceFallback bool                 // the next attempt starts on a fallback host (RTN17f1)
+	early         earlyRetries         // the first-retry rule (firstretry.go)
 
 	// What is live: the transports, the timers (one of each kind but
 	// TimerConnect, whose timers live in their transport's slot), and the
@@ -264,6 +265,7 @@ func (e *Engine) onConnect(out []Action) []Action {
 		// A fresh connection: nothing to resume (RTN11).
 		e.retries, e.ttlExpired, e.lastErr, e.everConnected = 0, false, reconnect.Failure{}, false
 		e.forceFallback = false // a server's RTN17f1 redirect was for the old connection
+		e.early = earlyRetries{}
 		out = e.startAttempt(out, ReasonConnectRequested)
 		return e.startTimer(out, TimerStateTTL, e.cfg.Timeouts.ConnectionStateTTL, 0)
 	case Disconnected, Suspended:

@@ -379,6 +379,7 @@ func TestScenarioHeaderIsTheEngines(t *testing.T) {
 		"retryMultiplier": c.Retry.Multiplier, "retryJitter": c.Retry.Jitter,
 		"immediateReconnect": c.ImmediateReconnect.String(), "immediateReconnectIntervalMs": ms(c.ImmediateReconnectInterval),
 		"adaptiveMultiple": c.Adaptive.Multiple, "adaptiveFloorMs": ms(c.Adaptive.Floor),
+		"firstRetryMs": ms(c.FirstRetry),
 	}
 	for k, v := range want {
 		if got, ok := f.Defaults[k]; !ok || fmt.Sprint(got) != fmt.Sprint(v) {

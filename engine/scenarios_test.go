@@ -42,6 +42,7 @@ type scenarioConfig struct {
 	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
 	AdaptiveMultiple             float64 `json:"adaptiveMultiple,omitempty"`
 	AdaptiveFloorMs              int64   `json:"adaptiveFloorMs,omitempty"`
+	FirstRetryMs                 int64   `json:"firstRetryMs,omitempty"` // 0: off (RTB1 as specified)
 }
 
 type scenarioStep struct {

@@ -108,7 +108,7 @@ func (e *Engine) activate(out []Action, s *transportSlot, d Details, f reconnect
 		}
 	}
 	if e.state != Connected {
-		e.retries, e.ttlExpired = 0, false
+		e.retries, e.ttlExpired, e.early = 0, false, earlyRetries{}
 		out = e.cancelTimers(out, TimerStateTTL, TimerRetry)
 	}
 	out = e.announceActive(out, d, f) // CONNECTED, or an UPDATE; the idle timer (details.go)
@@ -232,6 +232,7 @@ func (e *Engine) reconnectFor(out []Action, reason Reason, f reconnect.Failure) 
 		return e.enterDisconnected(out, reason, f)
 	}
 	e.hadReconnect, e.lastReconnect = true, e.now
+	e.startEarlyRetries()
 	if e.cfg.ReconnectWindow > 0 {
 		return e.windowedReconnect(out, reason, f)
 	}

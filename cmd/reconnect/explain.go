@@ -141,6 +141,9 @@ func explain(w io.Writer, name string, in conform.ScenarioInput) error {
 	if c.CanRenewToken {
 		header += ", canRenewToken: a token error renews the token once"
 	}
+	if c.FirstRetryMs != 0 {
+		header += fmt.Sprintf(", firstRetryMs %d: after a failed immediate reconnect, retries wait %d ms × u, then %d ms, for disconnectedRetryTimeout", c.FirstRetryMs, c.FirstRetryMs, c.FirstRetryMs)
+	}
 	fmt.Fprintf(w, "%s (%s)\n", name, header)
 	if !pinned {
 		fmt.Fprintln(w, "no draws pinned: every draw is 0 (the longest RTB1 delay, the first host in order)")

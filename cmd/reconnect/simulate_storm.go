@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reconnect-go/reconnect"
+	"github.com/reconnect-go/reconnect/engine"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -33,6 +34,9 @@ type stormOptions struct {
 	svg        string
 	out        string
 	tradeoff   bool
+	// front, with frontDowntimes: simulate storm --front.
+	front          bool
+	frontDowntimes []time.Duration
 }
 
 // parseStormFlags checks every flag of simulate storm before anything is
@@ -47,6 +51,7 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	share := fs.Float64("safe-immediate-share", sim.DefaultSafe.ImmediateShare, "rtb1-safe: share of drops that still reconnect at once, 0 to below 1")
 	retrySpread := fs.Float64("safe-retry-spread", sim.DefaultSafe.RetrySpread, "rtb1-safe: retry jitter width, 0 to 1 (RTB1 is 0.2)")
 	suspendedSpread := fs.Float64("safe-suspended-spread", sim.DefaultSafe.SuspendedSpread, "rtb1-safe: SUSPENDED retry jitter width, 0 to 1")
+	firstRetry := fs.Duration("first-retry", engine.DefaultFirstRetry, "first-retry: the period P of the rule (after a failed immediate reconnect, U[0, P) then every P for disconnectedRetryTimeout, then RTB1), 0 to 15s")
 	horizon := fs.Duration("horizon", 10*time.Minute, "how long to simulate, up to 6h")
 	bucket := fs.Duration("bucket", 100*time.Millisecond, "histogram interval, 1ms to 1m")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output")
@@ -54,6 +59,8 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	svg := fs.String("svg", "", "also write a chart of attempts per second to this SVG file")
 	outPath := fs.String("o", "", "write the report to this file instead of standard output")
 	tradeoff := fs.Bool("tradeoff", false, "instead of comparing strategies, run rtb1-safe over a grid of its options against the aims")
+	front := fs.Bool("front", false, "instead of comparing strategies, draw the restart front: 99 % back against the accept peak for rtb1, the peers and a grid of first-retry rules, at each of --front-downtimes (use --clients 100000 --capacity 0)")
+	frontDowntimes := fs.String("front-downtimes", "5s,2s,10s", "--front: the restarts' downtimes, comma-separated; the rule is chosen at the first")
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
@@ -64,6 +71,8 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 		return nil, usagef("--downtime %v: want a duration from 0s to 1h", *downtime)
 	case *capacity < 0:
 		return nil, usagef("--capacity %d: want 0 (no limit) or more", *capacity)
+	case *firstRetry < 0 || *firstRetry > reconnect.DefaultTimeouts().DisconnectedRetry:
+		return nil, usagef("--first-retry %v: want a duration from 0s to %v", *firstRetry, reconnect.DefaultTimeouts().DisconnectedRetry)
 	case *horizon <= 0 || *horizon > 6*time.Hour:
 		return nil, usagef("--horizon %v: want a duration above 0s and at most 6h", *horizon)
 	case *bucket < time.Millisecond || *bucket > time.Minute:
@@ -79,9 +88,27 @@ func parseStormFlags(args []string, stdout io.Writer) (*stormOptions, error) {
 	case !(*suspendedSpread >= 0 && *suspendedSpread <= 1):
 		return nil, usagef("--safe-suspended-spread %v: want a number from 0 to 1", *suspendedSpread)
 	}
-	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
+	if *front && *tradeoff {
+		return nil, usagef("--front and --tradeoff: choose one")
+	}
+	var fds []time.Duration
+	for _, f := range splitList(*frontDowntimes) {
+		d, err := time.ParseDuration(f)
+		if err != nil || d < 0 || d > time.Hour {
+			return nil, usagef("--front-downtimes %s: %q is not a duration from 0s to 1h", *frontDowntimes, f)
+		}
+		fds = append(fds, d)
+	}
+	if *front && len(fds) == 0 {
+		return nil, usagef("--front-downtimes %q: want at least one downtime", *frontDowntimes)
+	}
+	o := &stormOptions{asJSON: *asJSON, svg: *svg, out: *outPath, tradeoff: *tradeoff, front: *front, frontDowntimes: fds, config: sim.StormConfig{Clients: *clients, Timeouts: reconnect.DefaultTimeouts(),
 		Safe:     sim.SafeOptions{Window: *window, ImmediateShare: *share, RetrySpread: *retrySpread, SuspendedSpread: *suspendedSpread},
-		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket}}
+		Downtime: *downtime, Capacity: *capacity, Horizon: *horizon, Seed: *seed, Bucket: *bucket,
+		First: sim.FirstRetry{Max: *firstRetry, Span: reconnect.DefaultTimeouts().DisconnectedRetry, Steady: true, Jitter: -1}}}
+	if *firstRetry == 0 {
+		o.config.First = sim.FirstRetry{}
+	}
 	for _, name := range splitList(*strategies) {
 		s, err := sim.ParseStrategy(name)
 		if err != nil {
@@ -132,6 +159,9 @@ func runStorm(o *stormOptions, out *output, stdout, stderr io.Writer) error {
 	if o.tradeoff {
 		return runTradeoff(o, out, stdout, stderr)
 	}
+	if o.front {
+		return runFront(o, out, stdout, stderr)
+	}
 	prog := newProgress(stderr, "simulated seconds")
 	var results []sim.StormResult
 	n := len(o.strategies)
@@ -180,7 +210,7 @@ func printStormTable(w io.Writer, results []sim.StormResult, clients int, downti
 		verb = "client drops"
 	}
 	fmt.Fprintf(w, "%s %s at 0 s; the server refuses everything for %v, %s.\n", thousands(clients), verb, downtime, limit)
-	fmt.Fprintln(w, "rtb1 … rtb1-safe, rtb1-no-immediate and policy-… follow the engine's rules (reconnect at once unless no-immediate,")
+	fmt.Fprintln(w, "rtb1 … rtb1-safe, rtb1-no-immediate, policy-… and first-retry follow the engine's rules (reconnect at once unless no-immediate,")
 	fmt.Fprintln(w, "retries, SUSPENDED retries after 120 s); the others are the schedules those clients ship.")
 	fmt.Fprintln(w, "Disconnected: from the drop to the accepted attempt. accepted peak/s: the most accepted in one second.")
 	fmt.Fprintln(w)
@@ -235,7 +265,7 @@ func stormChart(results []sim.StormResult, o *stormOptions) sim.Multiples {
 			t99 = fmt.Sprintf("%.1f %% by %v", 100*float64(r.Reconnected)/float64(r.Clients), c.Horizon)
 		}
 		p := sim.Panel{Title: fmt.Sprintf("%s · peak %s/s · %s", r.Jitter, short(r.PeakPerSecond), t99), Series: []sim.Series{s}}
-		if st, _ := sim.ParseStrategy(r.Jitter); (st <= sim.StrategyRTB1Safe || st >= sim.StrategyRTB1NoImmediate) && c.Timeouts.ConnectionStateTTL < c.Horizon {
+		if st, _ := sim.ParseStrategy(r.Jitter); st.EngineRules() && c.Timeouts.ConnectionStateTTL < c.Horizon {
 			p.Marks = []sim.Mark{{X: c.Timeouts.ConnectionStateTTL.Seconds(), Label: "SUSPENDED"}}
 		}
 		if last := lastAttempt(r); last > m.XMax {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
@@ -298,5 +299,52 @@ func TestStormChartIsPerSecondAndTrimmedToTheData(t *testing.T) {
 	}
 	if data, err := os.ReadFile(report); err != nil || !bytes.Contains(data, []byte("100 clients drop at 0 s")) {
 		t.Fatalf("%v: %s", err, data)
+	}
+}
+
+// --front runs every reference and every rule at each downtime, marks a
+// Pareto front, writes the Markdown table with the chosen rule beside the
+// peers, and refuses a bad downtime list or --tradeoff with it.
+func TestSimulateStormFront(t *testing.T) {
+	out, errOut, status := runCLI("simulate", "storm", "--front", "--clients", "3000", "--capacity", "0", "--front-downtimes", "5s,2s", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var runs []struct {
+		DowntimeNs int64 `json:"downtimeNs"`
+		Points     []struct {
+			Name   string `json:"name"`
+			Rule   bool   `json:"rule"`
+			Pareto bool   `json:"pareto"`
+			T99Ns  int64  `json:"t99Ns"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	want := len(frontRefs) + len(sim.DefaultFrontRules(reconnect.DefaultTimeouts()))
+	if len(runs) != 2 || len(runs[0].Points) != want || runs[1].DowntimeNs != int64(2*time.Second) {
+		t.Fatalf("%d runs, %d points (want 2, %d)", len(runs), len(runs[0].Points), want)
+	}
+	pareto := 0
+	for _, p := range runs[0].Points {
+		if p.Pareto {
+			pareto++
+		}
+		if p.T99Ns < int64(5*time.Second) {
+			t.Errorf("%s back before the server: %v", p.Name, time.Duration(p.T99Ns))
+		}
+	}
+	if pareto == 0 {
+		t.Error("no point on the Pareto front")
+	}
+	out, errOut, status = runCLI("simulate", "storm", "--front", "--clients", "3000", "--capacity", "0", "--front-downtimes", "5s")
+	if status != 0 || !strings.Contains(out, "| downtime | rtb1 | socketio | centrifuge-js |") || !strings.Contains(out, "### every point at 5s") {
+		t.Fatalf("status %d: %s\n%s", status, errOut, out)
+	}
+	for _, args := range [][]string{{"--front-downtimes", "5s,x"}, {"--front-downtimes", ","}, {"--tradeoff"}} {
+		if _, _, status := runCLI(append([]string{"simulate", "storm", "--front", "--clients", "10"}, args...)...); status != 2 {
+			t.Errorf("%q: status %d, want 2", args, status)
+		}
 	}
 }

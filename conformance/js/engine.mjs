@@ -48,6 +48,7 @@ export const DEFAULTS = {
   immediateReconnectIntervalMs: 0,
   adaptiveMultiple: 0,
   adaptiveFloorMs: 0,
+  firstRetryMs: 0,
 };
 
 // The retry families' names in the scenarios' config, and in retry.json.
@@ -114,6 +115,7 @@ export class Engine {
     this.everConnected = false;
     this.ttlPassed = false;
     this.lastImmediateNs = null;
+    this.early = null; // the first-retry rule: { fromNs, n } from an immediate reconnect
     this.windowDue = false;
     this.flapDrops = [];
     this.holdEndNs = null;
@@ -265,8 +267,11 @@ export class Engine {
 
   // RTB1 (with retrySpread s in place of 0.2), or the configured retry
   // family (retry.json; decorrelated jitter reads the last such delay):
-  // one draw, n incremented.
+  // one draw, n incremented; within the first-retry rule its early retry
+  // instead.
   rtb1Ns() {
+    const early = this.earlyRetryNs();
+    if (early !== null) return early;
     this.n++;
     const u = this.draw();
     const family = RETRY_FAMILIES[this.cfg.retryFamily];
@@ -281,7 +286,24 @@ export class Engine {
     const uc = clampDraw(u);
     return BigInt(Math.round(Math.round(this.cfg.disconnectedRetryTimeoutMs * 1e6) * this.lib.backoffCoefficient(this.n) * (1 - s * uc)));
   }
+  // The first-retry rule (firstRetryMs P > 0): within
+  // disconnectedRetryTimeout of the immediate reconnect, the first retry
+  // waits P × u (one draw, clamped, rounded to the nanosecond), each later
+  // one P (no draw), no retry number taken; null when the rule does not
+  // apply (and, past disconnectedRetryTimeout, it ends).
+  earlyRetryNs() {
+    if (!this.early) return null;
+    if (this.nowNs - this.early.fromNs >= nsOfMs(this.cfg.disconnectedRetryTimeoutMs)) {
+      this.early = null;
+      return null;
+    }
+    this.early.n++;
+    if (this.early.n > 1) return nsOfMs(this.cfg.firstRetryMs);
+    const u = clampDraw(this.draw());
+    return BigInt(Math.round(this.cfg.firstRetryMs * 1e6 * u));
+  }
   suspendedNs() {
+    this.early = null;
     this.n = 0;
     const s = this.cfg.suspendedSpread;
     if (!(s > 0)) return nsOfMs(this.cfg.suspendedRetryTimeoutMs);
@@ -464,6 +486,7 @@ export class Engine {
   onConnect() {
     if (["initialized", "closed", "failed", "closing"].includes(this.state)) {
       if (this.state === "closing") this.stopEverything(); // RTN11b: a new connection
+      this.early = null;
       this.n = 0;
       this.stateError = null;
       this.everConnected = false;
@@ -550,6 +573,7 @@ export class Engine {
     if (this.state !== "connected") {
       this.cancelTimer("state-ttl");
       this.cancelTimer("retry");
+      this.early = null;
       this.n = 0;
       this.ttlPassed = false;
     }
@@ -619,14 +643,22 @@ export class Engine {
       // u ≤ s: the wait is 0, which is the immediate reconnect.
       const retryInNs = u < s ? 0n : BigInt(Math.round(this.cfg.reconnectWindowMs * 1e6 * ((u - s) / (1 - s))));
       if (retryInNs > 0n) {
+        this.armEarlyRetries();
         this.setState("disconnected", reason, { retryInNs, error: f });
         this.startTimer("retry", retryInNs);
         this.windowDue = true;
         return;
       }
     }
+    this.armEarlyRetries();
     this.setState("disconnected", reason, { retryInNs: 0n, error: f });
     this.startAttempt("reconnect");
+  }
+
+  // The first-retry rule starts at an immediate reconnect (from the drop,
+  // with the reconnect window too).
+  armEarlyRetries() {
+    this.early = this.cfg.firstRetryMs > 0 && !RETRY_FAMILIES[this.cfg.retryFamily] ? { fromNs: this.nowNs, n: 0 } : null; // RTB1's only
   }
 
   countFlap() {

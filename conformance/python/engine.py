@@ -61,6 +61,7 @@ DEFAULTS = {
     "immediateReconnectIntervalMs": 0,
     "adaptiveMultiple": 0,
     "adaptiveFloorMs": 0,
+    "firstRetryMs": 0,
 }
 # The retry families' names in the scenarios' config, and in retry.json.
 RETRY_FAMILIES = {"full-jitter": "fullJitter", "equal-jitter": "equalJitter", "grpc": "grpc",
@@ -207,6 +208,7 @@ class Engine:
         self.ever_connected = False
         self.ttl_passed = False
         self.last_immediate = None
+        self.early = None  # the first-retry rule: [from, count] from an immediate reconnect
         self.window_due = False
         self.flap_drops = []
         self.hold_end = None
@@ -372,8 +374,26 @@ class Engine:
         x = float(initial) * ad.backoff_coefficient(self.n) * jitter
         return ad.round_half_away(x)
 
+    def early_retry(self):
+        """The first-retry rule (firstRetryMs P > 0): within
+        disconnectedRetryTimeout of the immediate reconnect, the first retry
+        waits P × u (one draw, clamped, rounded), each later one P (no
+        draw), no retry number taken; None when it does not apply (and past
+        disconnectedRetryTimeout it ends)."""
+        if self.early is None:
+            return None
+        if self.now - self.early[0] >= ms_ns(self.c["disconnectedRetryTimeoutMs"]):
+            self.early = None
+            return None
+        self.early[1] += 1
+        if self.early[1] > 1:
+            return ms_ns(self.c["firstRetryMs"])
+        u = ad.clamp_draw(self.draw())
+        return ad.round_half_away(float(ms_ns(self.c["firstRetryMs"])) * u)
+
     def retry_in_suspended(self):
         self.n = 0
+        self.early = None
         base = ms_ns(self.c["suspendedRetryTimeoutMs"])
         s = self.c["suspendedSpread"]
         if not s:
@@ -395,7 +415,9 @@ class Engine:
             # RTN14e: SUSPENDED always carries a reason, a timeout when none failed
             self.set_state("suspended", reason, wait, error if error is not None else TIMEOUT)
         else:
-            wait = self.retry_in_disconnected()
+            wait = self.early_retry()
+            if wait is None:
+                wait = self.retry_in_disconnected()
             self.set_state("disconnected", reason, wait, error)
         self.start_timer("retry", wait)
 
@@ -560,6 +582,7 @@ class Engine:
             if self.state == "closing":
                 self.stop_everything()  # RTN11b: a new connection
             self.n = 0
+            self.early = None
             self.error = None
             self.ever_connected = False
             self.ttl_passed = False
@@ -665,6 +688,7 @@ class Engine:
             self.cancel_timer("state-ttl")
             self.cancel_timer("retry")
             self.n = 0
+            self.early = None
             self.ttl_passed = False
             self.att = Attempt()
         self.announce_active(details or Details())
@@ -723,6 +747,8 @@ class Engine:
         if mode == "off" or (self.last_immediate is not None and self.now - self.last_immediate < gap):
             self.end_attempt(reason, failure)
             return
+        self.early = ([self.now, 0] if self.c["firstRetryMs"] > 0
+                      and RETRY_FAMILIES.get(self.c["retryFamily"]) is None else None)  # RTB1's only
         w = self.c["reconnectWindowMs"]
         if w > 0:
             u = ad.clamp_draw(self.draw())

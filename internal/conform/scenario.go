@@ -63,6 +63,7 @@ type ScenarioKnobs struct {
 	ImmediateReconnectIntervalMs int64   `json:"immediateReconnectIntervalMs,omitempty"`
 	AdaptiveMultiple             float64 `json:"adaptiveMultiple,omitempty"`
 	AdaptiveFloorMs              int64   `json:"adaptiveFloorMs,omitempty"`
+	FirstRetryMs                 int64   `json:"firstRetryMs,omitempty"`
 }
 
 // EngineConfig is the engine configuration the knobs describe (the
@@ -89,6 +90,7 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	cfg.ReconnectWindow = time.Duration(k.ReconnectWindowMs) * time.Millisecond
 	cfg.ImmediateShare = k.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = k.RetrySpread, k.SuspendedSpread
+	cfg.FirstRetry = time.Duration(k.FirstRetryMs) * time.Millisecond
 	if err := cfg.Preference.UnmarshalText([]byte(k.Preference)); err != nil {
 		return cfg, err
 	}

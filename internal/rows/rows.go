@@ -279,7 +279,7 @@ var tableRows = []Row{
 		any_, disposeTn),
 	row("ALL-CONNECTING-lost-end-3", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"nothing is left in flight (no live transport, no fallback or RTN17f1 connectivity check, no short-circuit timer; the slow check and a background websocket check do not count) and no fallback host qualifies (or none remains): DISCONNECTED with an RTB1 retry, carrying the attempt's last transport failure (under websocket-check with the websocket flow, WC-CONNECTING-lost-walk-over-passed-6 says when, with the same actions)",
-		"RTN14d, RTB1, RSC15l", pins("fallback-not-for-a-4xx", "connect-timeout", "fallback-order-through-every-step", "fallback-order-drawn-once-http-first", "websocket-check-walks-at-most-three-fallback-hosts", "errors-the-last-failure-of-the-attempt", "websocket-check-slow-check-does-not-hold-the-attempt", "websocket-only-connect-has-no-short-circuit", "clean-close-keeps-the-attempts-failure", "clean-close-keeps-the-attempts-failure-websocket-check"),
+		"RTN14d, RTB1, RSC15l", pins("first-retry-not-after-a-failed-first-connect", "fallback-not-for-a-4xx", "connect-timeout", "fallback-order-through-every-step", "fallback-order-drawn-once-http-first", "websocket-check-walks-at-most-three-fallback-hosts", "errors-the-last-failure-of-the-attempt", "websocket-check-slow-check-does-not-hold-the-attempt", "websocket-only-connect-has-no-short-circuit", "clean-close-keeps-the-attempts-failure", "clean-close-keeps-the-attempts-failure-websocket-check"),
 		any_, disposeTn, any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("ALL-CONNECTING-lost-suspended-4", "losses", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"as ALL-CONNECTING-lost-end-3 once connectionStateTtl has passed without a connection: SUSPENDED with suspendedRetryTimeout, carrying that failure or timeout when none failed (RTN14e: SUSPENDED always carries a reason)",
@@ -325,7 +325,7 @@ var tableRows = []Row{
 		any_, disposeTn, any_, "state connected disconnected dropped retryIn=0 …", "state disconnected connecting reconnect", any_, ttlTimer),
 	row("ALL-CONNECTED-drop-rate-limited-2", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"the active transport drops within 1 s of the last immediate reconnect: DISCONNECTED with an RTB1 retry (one draw), then the state-TTL timer",
-		"RTN15a, RTB1; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-retry-spam-when-a-proxy-drops-every-connection"),
+		"RTN15a, RTB1; decision: at most one a second", pins("immediate-reconnect-at-most-once-a-second", "field-no-retry-spam-when-a-proxy-drops-every-connection", "first-retry-not-after-a-rate-limited-drop"),
 		any_, disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
 	row("ALL-CONNECTED-drop-503-3", "drops", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"the drop is DISCONNECTED 500–504 and a fallback host exists (RTN17f1): the remembered transport is forgotten and the reconnect starts with the connectivity check, then a fallback host",
@@ -516,7 +516,7 @@ var tableRows = []Row{
 	// ---- Retry policies and the immediate reconnect (opt-in; docs/retry-policies.md) ----
 	row("SS-CONNECTING-retry-policy-1", "storm", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
 		"retryFamily other than rtb1: every DISCONNECTED retry waits that family's delay for retry number n and one draw u (fullJitter, equalJitter, grpc, decorrelated of retry.json, with retryBaseMs, retryCapMs, retryMultiplier, retryJitter; decorrelated jitter's previous delay is the last DISCONNECTED retry's), gRPC's first retry drawing too",
-		"retry policy", pins("retry-policy-full-jitter", "retry-policy-grpc", "retry-policy-decorrelated-jitter"),
+		"retry policy", pins("retry-policy-full-jitter", "retry-policy-grpc", "retry-policy-decorrelated-jitter", "first-retry-does-not-apply-to-another-retry-family"),
 		any_, "state connecting disconnected connect-failed retryIn=<retryIn> …", retryTimer),
 	row("SS-CONNECTED-drop-immediate-off-1", "storm", allP, "connected", "closed T<n> … / failed T<n> <failure>",
 		"immediateReconnect off: the drop never reconnects at once; as ALL-CONNECTED-drop-rate-limited-2, DISCONNECTED with the next retry number's delay (one draw), then the state-TTL timer",
@@ -526,6 +526,10 @@ var tableRows = []Row{
 		"immediateReconnect limited to immediateReconnectIntervalMs I: a drop less than I after the last immediate reconnect is rate-limited as ALL-CONNECTED-drop-rate-limited-2; one at least I after it (or with none before) reconnects at once as ALL-CONNECTED-drop-1",
 		"retry policy: immediate reconnect limited", pins("immediate-reconnect-limited"),
 		disposeTn, any_, "state connected disconnected dropped retryIn=<retryIn> …", retryTimer, ttlTimer),
+	row("SS-CONNECTING-first-retry-3", "storm", allP, "connecting", "failed T<n> <failure> / closed T<n> … / timer connect T<n>",
+		"firstRetryMs P > 0, retryFamily rtb1 (another family governs its own delays from the first retry), and the attempt that ends follows an immediate reconnect (after a drop or network-down) by less than disconnectedRetryTimeout: DISCONNECTED with retryIn P × u for the first such retry (one draw) and P for each later one (no draw), no retry number taken; once disconnectedRetryTimeout has passed, RTB1 from retry 1; CONNECTED, SUSPENDED and a connect from initialized, closed or failed end the rule until the next immediate reconnect",
+		"first retry (docs/storms.md)", pins("first-retry-after-a-failed-immediate-reconnect", "first-retry-starts-again-after-connected"),
+		any_, "state connecting disconnected connect-failed retryIn=<wait> …", retryTimer),
 
 	// ---- Time ----
 	row("ALL-ANY-time-backwards-1", "time", allP, "any", "any",
@@ -615,7 +619,7 @@ var onePath = map[string]bool{
 	"ALL-ANY-time-backwards-1": true, "SS-CONNECTED-drop-window-1": true, "SS-CONNECTED-drop-window-immediate-2": true,
 	"SS-CONNECTED-network-down-window-3": true,
 	"SS-CONNECTING-retry-spread-1":       true, "SS-DISCONNECTED-suspended-spread-1": true,
-	"SS-CONNECTING-retry-policy-1": true, "SS-CONNECTED-drop-immediate-off-1": true, "SS-CONNECTED-drop-immediate-limited-2": true,
+	"SS-CONNECTING-retry-policy-1": true, "SS-CONNECTED-drop-immediate-off-1": true, "SS-CONNECTED-drop-immediate-limited-2": true, "SS-CONNECTING-first-retry-3": true, // enterDisconnected, whatever the policy
 }
 
 // KnownGaps are the policies a row applies to but no scenario pins it

@@ -20,7 +20,9 @@ type StormConfig struct {
 	Clients  int
 	Strategy Strategy
 	// Safe are the options of StrategyRTB1Safe (ignored by the others).
-	Safe     SafeOptions
+	Safe SafeOptions
+	// First is the rule of StrategyFirstRetry (ignored by the others).
+	First    FirstRetry
 	Timeouts reconnect.Timeouts
 	Downtime time.Duration
 	Capacity int
@@ -70,6 +72,10 @@ type StormResult struct {
 	// one second (from one whole second to the next): the load a restart
 	// puts on it once it is up, at most Capacity.
 	AcceptPeakPerSecond int `json:"acceptPeakPerSecond"`
+	// AcceptPeak is the most attempts the server accepted within any one
+	// second (a window sliding by the millisecond, as the lab counts a
+	// restart's accepts), whatever Bucket is.
+	AcceptPeak int `json:"acceptPeak"`
 	// PeakToMean is the largest bucket over the mean bucket from 0 to the
 	// last attempt.
 	PeakToMean float64 `json:"peakToMean"`
@@ -172,6 +178,9 @@ func Storm(sc StormConfig) (StormResult, error) {
 	if err := sc.Safe.validate(); err != nil {
 		return StormResult{}, err
 	}
+	if err := sc.First.validate(); err != nil {
+		return StormResult{}, err
+	}
 	if sc.Bucket <= 0 {
 		sc.Bucket = 100 * time.Millisecond
 	}
@@ -190,8 +199,8 @@ func Storm(sc StormConfig) (StormResult, error) {
 	w := newStormWheel(sc.Clients, st.maxDelay(&sc))
 	fails := make([]uint16, sc.Clients) // attempts refused so far
 	var prev []uint32                   // decorrelated's previous delay, in ms
-	if st == StrategyDecorrelated {
-		prev = make([]uint32, sc.Clients)
+	if st == StrategyDecorrelated || st == StrategyFirstRetry {
+		prev = make([]uint32, sc.Clients) // first-retry: the early retries made
 	}
 	prevOf := func(id uint32) *uint32 {
 		if prev == nil {
@@ -231,6 +240,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 	res.T99, res.MedianDisconnected = sc.Horizon, sc.Horizon
 	var sumDisconnected float64
 	lastAttempt := int64(0)
+	var acc acceptWindow
 	for slot := int64(0); slot <= horizonSlots && pending > 0; slot++ {
 		if slot == ttlSlot {
 			suspend(&sc, w, slot, fails)
@@ -275,7 +285,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 			if suspended {
 				d = st.suspendedDelay(&sc, u)
 			} else {
-				d, ok = st.delay(&sc, int(fails[id]), u, prevOf(id), prevNsOf(id))
+				d, ok = st.delayAt(&sc, int(fails[id]), t, u, prevOf(id), prevNsOf(id))
 			}
 			if next := slot + max(int64(d/slotWidth), 1); ok && next <= horizonSlots {
 				w.push(next, id)
@@ -287,6 +297,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 			}
 			id = nextID
 		}
+		acc.add(slot, res.Reconnected)
 		res.Attempts[t/sc.Bucket] += n
 		res.Total += n
 		if res.Total > sc.MaxAttempts {
@@ -294,6 +305,7 @@ func Storm(sc StormConfig) (StormResult, error) {
 		}
 	}
 	res.Refused = res.Total - res.Reconnected
+	res.AcceptPeak = acc.peak
 	res.P99Disconnected = res.T99
 	sumDisconnected += float64(sc.Clients-res.Reconnected) * float64(sc.Horizon)
 	res.MeanDisconnected = time.Duration(sumDisconnected / float64(sc.Clients))

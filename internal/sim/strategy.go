@@ -79,12 +79,17 @@ const (
 	StrategyPolicyEqualJitter
 	StrategyPolicyGRPC
 	StrategyPolicyDecorrelated
+	// StrategyFirstRetry is RTB1 after a first-retry rule (StormConfig.First,
+	// FirstRetry): the immediate reconnect, then early retries while less
+	// than First.Span has passed since the drop (one when Span is 0), then
+	// RTB1 retries counted from 1; SUSPENDED as rtb1.
+	StrategyFirstRetry
 	numStrategies
 )
 
 var strategyNames = [numStrategies]string{"rtb1", "none", "full", "equal", "decorrelated", "rtb1-safe",
 	"socketio", "centrifuge-js", "centrifuge-go", "phoenix", "signalr",
-	"rtb1-no-immediate", "policy-full-jitter", "policy-equal-jitter", "policy-grpc", "policy-decorrelated-jitter"}
+	"rtb1-no-immediate", "policy-full-jitter", "policy-equal-jitter", "policy-grpc", "policy-decorrelated-jitter", "first-retry"}
 
 // Strategies returns every strategy, in the order of their constants.
 func Strategies() []Strategy {
@@ -144,6 +149,11 @@ func ParseStrategy(name string) (Strategy, error) {
 // (immediate reconnect, RTB1 retries, SUSPENDED after connectionStateTtl).
 func (s Strategy) engineRules() bool { return s <= StrategyRTB1Safe || s >= StrategyRTB1NoImmediate }
 
+// EngineRules reports whether the strategy follows the engine's rules: an
+// immediate reconnect (unless rtb1-no-immediate), the engine's retries and
+// SUSPENDED retries once connectionStateTtl has passed.
+func (s Strategy) EngineRules() bool { return s.engineRules() }
+
 // SafeOptions are the storm-safe options StrategyRTB1Safe adds to RTB1.
 type SafeOptions struct {
 	// Window spreads the immediate reconnect after a drop uniformly over
@@ -191,7 +201,7 @@ func (s Strategy) maxDelay(sc *StormConfig) time.Duration {
 		policyMax = 0
 	}
 	return max(reconnect.RetryDelay(sc.Timeouts.DisconnectedRetry, 4, 0), sc.Timeouts.SuspendedRetry,
-		decorrelatedCap, sc.Safe.Window, policyMax)
+		decorrelatedCap, sc.Safe.Window, policyMax, sc.First.Max)
 }
 
 // delay is the wait before the next attempt of a client that has failed
@@ -201,9 +211,20 @@ func (s Strategy) maxDelay(sc *StormConfig) time.Duration {
 // by StrategyPolicyDecorrelated only, as the engine keeps it). ok is false
 // when the strategy gives up.
 func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32, prevNs *time.Duration) (d time.Duration, ok bool) {
+	return s.delayAt(sc, a, 0, u, prev, prevNs)
+}
+
+// delayAt is delay for a client whose attempt at t (since the drop) was
+// refused: only StrategyFirstRetry looks at t.
+func (s Strategy) delayAt(sc *StormConfig, a int, t time.Duration, u float64, prev *uint32, prevNs *time.Duration) (d time.Duration, ok bool) {
 	initial := sc.Timeouts.DisconnectedRetry
 	upper := func() time.Duration { return reconnect.RetryDelay(initial, a, 0) }
 	switch s {
+	case StrategyFirstRetry:
+		if a == 0 {
+			return 0, true
+		}
+		return sc.First.delay(a, t, u, prev, initial), true
 	case StrategyRTB1NoImmediate:
 		return reconnect.RetryDelay(initial, a+1, u), true
 	case StrategyPolicyFullJitter, StrategyPolicyEqualJitter, StrategyPolicyGRPC, StrategyPolicyDecorrelated:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/reconnect-go/reconnect/engine"
 )
 
 // Cell is one kind of client under one fault: what its clients reported
@@ -83,12 +85,15 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), o.Clients, o.Heartbeat, deadline, rec)
 	case k == OursCentrifuge:
 		fl, err = startOursCentrifuge(o.Clients, o.ShortCircuit, o.RequestTimeout, px, hosts[0].name, rec)
+	case k == OursDefaults:
+		// What a user gets: no lab option applies.
+		fl, err = startOurs(o.Clients, engine.Defaults(), px, hosts, rec)
 	default:
 		sc := 2 * time.Second
 		if k == OursShort {
 			sc = o.ShortCircuit
 		}
-		fl, err = startOurs(o.Clients, sc, o.RequestTimeout, px, hosts, rec)
+		fl, err = startOurs(o.Clients, labConfig(sc, o.RequestTimeout), px, hosts, rec)
 	}
 	if err != nil {
 		cell.Err = err

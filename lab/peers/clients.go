@@ -90,10 +90,10 @@ func (f *runnerFleet) stop() {
 	}
 }
 
-// startOurs starts n runner clients with the given short circuit; hosts
-// are the lab server's (primary first, the check host last) and every
-// name resolves to its address on the proxy.
-func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hosts []hostAddr, rec *recorder) (fleet, error) {
+// startOurs starts n runner clients with cfg (its endpoint set here);
+// hosts are the lab server's (primary first, the check host last) and
+// every name resolves to its address on the proxy.
+func startOurs(n int, cfg engine.Config, px *Proxy, hosts []hostAddr, rec *recorder) (fleet, error) {
 	var realtime []string
 	checkHost := ""
 	for _, h := range hosts {
@@ -104,7 +104,6 @@ func startOurs(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, hos
 		}
 	}
 	dial := proxyDial(px)
-	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: realtime[0], FallbackHosts: realtime[1:]}
 	return startRunners(n, cfg, rec, func(i int) runnerClient {
 		query := "client=" + strconv.Itoa(i)

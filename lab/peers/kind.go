@@ -23,7 +23,8 @@ const (
 	// github.com/centrifugal/centrifuge.
 	Centrifuge
 	// Ours is a runner-driven client on the lab's transports and server,
-	// with the engine's defaults and the proposal's 2 s short circuit.
+	// with engine.AblyConfig()'s settings (RTB1 after a failed immediate
+	// reconnect, as Ably's SDKs) and the proposal's 2 s short circuit.
 	Ours
 	// OursShort is Ours with the short circuit docs/short-circuit.md
 	// recommends (Options.ShortCircuit, 250 ms by default).
@@ -34,10 +35,16 @@ const (
 	// and, like the peers, no fallback host: the runner driving a protocol
 	// nobody here designed.
 	OursCentrifuge
+	// OursDefaults is a runner-driven client on the lab's transports and
+	// server with nothing tuned: engine.Defaults() (only the endpoint and
+	// the fallback hosts set) and the runner's defaults, so it follows
+	// every change of a default. It is the kind the ranking (Ranking)
+	// compares with the peers.
+	OursDefaults
 	numKinds
 )
 
-var kindNames = [numKinds]string{"socketio-polling", "socketio-websocket", "centrifuge", "ours-2s", "ours-short", "ours-centrifuge"}
+var kindNames = [numKinds]string{"socketio-polling", "socketio-websocket", "centrifuge", "ours-2s", "ours-short", "ours-centrifuge", "ours-defaults"}
 
 // Kinds returns every kind, in the order of their constants.
 func Kinds() []Kind {
@@ -58,6 +65,10 @@ func (k Kind) String() string {
 
 // node reports whether the kind's clients run in Node.
 func (k Kind) node() bool { return k <= Centrifuge }
+
+// Peer reports whether the kind is one of the field's clients (not ours):
+// the kinds the ranking compares ours with.
+func (k Kind) Peer() bool { return k.node() }
 
 // Fault is what the network (or the server) does to every kind alike.
 type Fault uint8

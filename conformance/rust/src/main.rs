@@ -346,6 +346,7 @@ fn config_of(c: &Value) -> Result<engine::Config, String> {
     cfg.immediate_interval_ms = c.num_of("immediateReconnectIntervalMs");
     cfg.adaptive_multiple = c.num_of("adaptiveMultiple");
     cfg.adaptive_floor_ms = c.num_of("adaptiveFloorMs");
+    cfg.first_retry_ms = c.num_of("firstRetryMs");
     Ok(cfg)
 }
 

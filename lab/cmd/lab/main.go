@@ -48,7 +48,7 @@ func main() {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, "lab:", err)
-		if errors.Is(err, errViolations) || errors.Is(err, errUnexpected) {
+		if errors.Is(err, errViolations) || errors.Is(err, errUnexpected) || errors.Is(err, errBehind) {
 			os.Exit(1)
 		}
 		os.Exit(2)

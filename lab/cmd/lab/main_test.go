@@ -116,17 +116,27 @@ func TestCommandLineEdges(t *testing.T) {
 }
 
 // The peers command with ours alone needs no Node: it runs, prints the
-// header and a table, and -check passes.
+// header and a table, -check passes, and the output ends with the
+// ranking's line, which with no peer to compare with ranks nothing ahead:
+// -require-ahead fails then.
 func TestPeersOursAlone(t *testing.T) {
 	var out bytes.Buffer
-	if err := peersCmd([]string{"-kinds", "ours-2s,ours-short", "-faults", "healthy,websocket-refused", "-clients", "2",
+	if err := peersCmd([]string{"-kinds", "ours-short,ours-defaults", "-faults", "healthy,websocket-refused", "-clients", "2",
 		"-settle", "100ms", "-window", "5s", "-check"}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"lab peers: 2 clients of each kind", "### websocket-refused", "| ours-short | 2/2 |",
-		"every kind reached its expected outcome under every fault (4 cells)"} {
+	for _, want := range []string{"lab peers: 2 clients of each kind", "### websocket-refused", "| ours-short | 2/2 |", "| ours-defaults | 2/2 |",
+		"every kind reached its expected outcome under every fault (4 cells)", "| healthy | ", "behind: no peer measured"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+	if !strings.HasSuffix(out.String(), "\nours at defaults: ahead or level on 0 of 2 faults\n") {
+		t.Errorf("output does not end with the ranking's line:\n%s", out.String())
+	}
+	out.Reset()
+	err := peersCmd([]string{"-kinds", "ours-defaults", "-faults", "healthy", "-clients", "1", "-settle", "100ms", "-window", "5s", "-require-ahead"}, &out)
+	if !errors.Is(err, errBehind) {
+		t.Fatalf("-require-ahead with no peer: %v, want errBehind\n%s", err, out.String())
 	}
 }

@@ -6,7 +6,31 @@ use crate::events::Failure;
 impl Engine {
     // ---- entering DISCONNECTED / SUSPENDED --------------------------------
 
+    /// The first-retry rule (firstRetryMs P > 0): within
+    /// disconnectedRetryTimeout of the immediate reconnect, the first retry
+    /// waits P × u (one draw, clamped, rounded), each later one P (no
+    /// draw), no retry number taken; None when it does not apply (and past
+    /// disconnectedRetryTimeout it ends).
+    fn early_retry(&mut self) -> Option<i64> {
+        let (from, n) = self.early?;
+        if self.now - from >= ns(self.cfg.disconnected_retry_ms) {
+            self.early = None;
+            return None;
+        }
+        self.early = Some((from, n + 1));
+        if n > 0 {
+            return Some(ns(self.cfg.first_retry_ms));
+        }
+        let u = clamp_unit(self.draw());
+        Some(round_ns(ns(self.cfg.first_retry_ms) as f64 * u))
+    }
+
     pub(crate) fn enter_disconnected_rtb1(&mut self, reason: &str, error: Option<Failure>) {
+        if let Some(d) = self.early_retry() {
+            self.state_change(State::Disconnected, reason, Some(d), error.as_ref());
+            self.start_timer(TimerKind::Retry, d);
+            return;
+        }
         self.retry_n += 1;
         let u = self.draw();
         let family = match self.cfg.retry_family.as_str() {
@@ -51,6 +75,7 @@ impl Engine {
 
     pub(crate) fn enter_suspended(&mut self, reason: &str, error: Option<Failure>) {
         self.retry_n = 0;
+        self.early = None;
         self.window_due = false;
         let base = ns(self.cfg.suspended_retry_ms);
         let d = if self.cfg.suspended_spread > 0.0 {
@@ -97,6 +122,12 @@ impl Engine {
             self.end_attempt(reason, error);
             return;
         }
+        // the first-retry rule shortens RTB1's retries only
+        self.early = if self.cfg.first_retry_ms > 0.0 && self.cfg.retry_family == "rtb1" {
+            Some((self.now, 0))
+        } else {
+            None
+        };
         if self.cfg.reconnect_window_ms > 0.0 {
             let u = clamp_unit(self.draw());
             let s = self.cfg.immediate_share;
@@ -272,6 +303,7 @@ impl Engine {
 
     pub(crate) fn fresh(&mut self) {
         self.retry_n = 0;
+        self.early = None;
         self.state_error = None;
         self.ever_connected = false;
         self.ttl_passed = false;

@@ -50,6 +50,8 @@ pub struct Config {
     /// The adaptive short circuit's multiple k (0: off) and floor.
     pub adaptive_multiple: f64,
     pub adaptive_floor_ms: f64,
+    /// The first-retry rule's period (firstRetryMs); 0 is off.
+    pub first_retry_ms: f64,
 }
 
 impl Default for Config {
@@ -97,6 +99,7 @@ impl Default for Config {
             immediate_interval_ms: 0.0,
             adaptive_multiple: 0.0,
             adaptive_floor_ms: 0.0,
+            first_retry_ms: 0.0,
         }
     }
 }

@@ -42,6 +42,7 @@ pub struct Engine {
     ttl_passed: bool,
     last_immediate: Option<i64>,
     last_retry: i64,
+    early: Option<(i64, u32)>, // the first-retry rule: the immediate reconnect, the early retries so far
     window_due: bool,
     flap_drops: Vec<i64>,
     hold_end: Option<i64>,
@@ -75,6 +76,7 @@ impl Engine {
             ttl_passed: false,
             last_immediate: None,
             last_retry: 0,
+            early: None,
             window_due: false,
             flap_drops: Vec::new(),
             hold_end: None,

@@ -131,6 +131,7 @@ impl Engine {
             self.cancel_timer(TimerKind::Retry);
             self.state_change(State::Connected, "connected", None, d.error.as_ref());
             self.retry_n = 0;
+            self.early = None;
             self.ever_connected = true;
             self.ttl_passed = false;
         } else {
