@@ -231,6 +231,19 @@ func (r *Runner) State() engine.State {
 	return r.sh.state
 }
 
+// LastError returns the connection's errorReason (RTN25): the failure
+// the most recent state change or update carried, as
+// engine.Engine.LastError says, after the last event the runner
+// processed; the zero Failure before any. It keeps the error a transport
+// attached (reconnect.Failure.WithError, Classify), so errors.Is and
+// errors.As on it see the SDK's own error. Like State, it may not show a
+// call's event yet: OnStateChange carries each change's own Failure.
+func (r *Runner) LastError() reconnect.Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sh.lastErr
+}
+
 // Preference returns the engine's transport preference after the last event
 // the runner processed: persist it (Preference.MarshalText) and pass it
 // back in Options.Config.Preference to the next runner, so the next process

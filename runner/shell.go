@@ -22,12 +22,13 @@ type shell struct {
 	workers  int   // goroutines in effects that will look at the queues again
 	state    engine.State
 	pref     reconnect.Preference
-	active   activeView  // what Active returns
-	ops      opQueue     // transport calls waiting for an effects goroutine
-	changes  changeQueue // state changes waiting for OnStateChange
-	opens    []*reporter // transports waiting for their Open
-	opening  tally       // Dialer.Open calls queued or running
-	free     []*reporter // slots released by the effects, for the core's spare
+	lastErr  reconnect.Failure // what LastError returns
+	active   activeView        // what Active returns
+	ops      opQueue           // transport calls waiting for an effects goroutine
+	changes  changeQueue       // state changes waiting for OnStateChange
+	opens    []*reporter       // transports waiting for their Open
+	opening  tally             // Dialer.Open calls queued or running
+	free     []*reporter       // slots released by the effects, for the core's spare
 }
 
 // activeView is what Active returns, and what holds a new one back.
@@ -259,6 +260,9 @@ func (r *Runner) drain() {
 func (r *Runner) publish() {
 	sh, sc := &r.sh, r.core.out
 	sh.state, sh.pref = r.core.state, r.core.eng.Preference()
+	if len(sc.changes) > 0 { // the engine's LastError changes only with a change or an update
+		sh.lastErr = r.core.eng.LastError()
+	}
 	if r.set.onChange != nil {
 		for _, c := range sc.changes {
 			sh.changes.push(c)
