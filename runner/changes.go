@@ -38,11 +38,23 @@ type StateChange struct {
 	// message carried (RTN15c7, RTN24: a resume the server could not
 	// honour, say), which is the connection's errorReason from then on.
 	Failure reconnect.Failure
-	// Transport and Host are the kind and host of the active transport,
-	// for a change to CONNECTED and for an Update (for ReasonTransport,
-	// the transport that has just become active); zero otherwise.
-	Transport reconnect.Transport
-	Host      string
+	// TransportID, TransportKind and Host name the transport the change
+	// concerns, and Transport is what Dialer.Open returned for it (nil
+	// while its Open has not returned): the transport whose report or
+	// timer caused the change (its CONNECTED, its failure or drop, its
+	// connect or idle timeout, its fatal error), for the first change an
+	// event makes; else, for a change from CONNECTED or CLOSING, the
+	// transport that was active (NetworkDown's, Close's CLOSING and
+	// CLOSED, Runner.Fatal's, the stop's). An Update names the active
+	// transport (for ReasonTransport, the one that has just become
+	// active). All zero when no transport is concerned: a change from
+	// INITIALIZED, DISCONNECTED, SUSPENDED, CLOSED or FAILED that no
+	// transport caused (Connect, a retry, a check's answer), and the
+	// second change of an immediate reconnect (DISCONNECTED → CONNECTING).
+	TransportID   engine.TransportID
+	TransportKind reconnect.Transport
+	Host          string
+	Transport     Transport
 	// Update is true for an UPDATE (RTN4h): the connection stays
 	// CONNECTED (From and To are both engine.Connected) and Reason says
 	// what changed. Code that switches on To sees a CONNECTED it already

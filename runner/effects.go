@@ -13,19 +13,22 @@ import "github.com/reconnect-go/reconnect"
 
 // op is one call to a transport.
 type op struct {
-	kind   opKind
-	rep    *reporter
-	t      Transport
-	active bool   // opClose: the transport was active once
-	gen    uint64 // opActivate: activeView.gen when it was queued
+	kind       opKind
+	cause      Cause // opClose: why (CloseFor, Deactivated)
+	active     bool  // opClose: the transport was active once
+	deactivate bool  // opClose: it is the active one and Notified: Deactivated first
+	rep        *reporter
+	t          Transport
+	gen        uint64 // opActivate: activeView.gen when it was queued
 }
 
 type opKind uint8
 
 const (
-	opClose        opKind = iota // t.Close, then end Open's context
+	opClose        opKind = iota // t.Close (or CloseFor), then end Open's context
 	opRequestClose               // t.RequestClose
 	opActivate                   // Active returns t from now, unless it changed since
+	opActivated                  // t.Activated (a Notified transport)
 )
 
 // opQueue holds the transport calls waiting for an effects goroutine; the
@@ -94,7 +97,12 @@ func (r *Runner) makeCalls() {
 	for _, o := range run {
 		switch o.kind {
 		case opClose:
-			r.closeTransport(o.rep, o.t)
+			if o.deactivate {
+				r.deactivated(o.rep, o.t, o.cause)
+			}
+			r.closeTransport(o.rep, o.t, o.cause)
+		case opActivated:
+			r.activated(o.rep, o.t)
 		case opRequestClose:
 			r.requestClose(o.rep, o.t)
 		case opActivate:
@@ -130,15 +138,49 @@ func (r *Runner) requestClose(p *reporter, t Transport) {
 	t.RequestClose()
 }
 
-// closeTransport calls t.Close; the caller then releases p (see release).
-// A Close that panics counts as closed.
-func (r *Runner) closeTransport(p *reporter, t Transport) {
+// closeTransport calls t.Close, or t.CloseFor(why) for a CauseCloser; the
+// caller then releases p (see release). A Close that panics counts as
+// closed.
+func (r *Runner) closeTransport(p *reporter, t Transport, why Cause) {
+	if p.notify&notifyClose != 0 {
+		defer func() {
+			if v := recover(); v != nil {
+				r.recovered("Transport.CloseFor", p.id, v)
+			}
+		}()
+		t.(CauseCloser).CloseFor(why)
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("Transport.Close", p.id, v)
 		}
 	}()
 	t.Close()
+}
+
+// activated calls t.Activated (t is Notified); one that panics closed the
+// transport with FailureOther, as RequestClose's does: the connection
+// drops and reconnects.
+func (r *Runner) activated(p *reporter, t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Activated", p.id, v)
+			p.reporter().Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+		}
+	}()
+	t.(Notified).Activated()
+}
+
+// deactivated calls t.Deactivated(why) (t is Notified); one that panics
+// changes nothing: Close follows anyway.
+func (r *Runner) deactivated(p *reporter, t Transport, why Cause) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Deactivated", p.id, v)
+		}
+	}()
+	t.(Notified).Deactivated(why)
 }
 
 // maxFree is how many released slots a runner keeps for later transports:

@@ -279,10 +279,11 @@ func (r *Runner) publish() {
 	sh.ops.queue = append(sh.ops.queue, sc.ops...)
 	if sc.activeSet {
 		// Active never returns a transport while one that was active
-		// before is still open: with such a Close still to be made, the
-		// new one is handed out by the effects once it has been.
+		// before is still open, nor a Notified one before its Activated
+		// has returned: with such a call still to be made (queued above),
+		// the new one is handed out by the effects once it has been.
 		sh.active.gen++
-		if sc.active != nil && sh.active.closing > 0 {
+		if sc.active != nil && (sh.active.closing > 0 || sc.activeRep.notify&notifyActive != 0) {
 			sh.ops.queue = append(sh.ops.queue, op{kind: opActivate, rep: sc.activeRep, t: sc.active, gen: sh.active.gen})
 		} else {
 			sh.active.t, sh.active.rep = sc.active, sc.activeRep

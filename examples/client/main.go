@@ -235,7 +235,7 @@ func detectStall(ctx context.Context, srv *server.Server, changes <-chan runner.
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
 		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
 	}
 	connected := ch.At
@@ -266,7 +266,7 @@ func deliver(ctx context.Context, c *sdk.Client, changes <-chan runner.StateChan
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
 		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
 	}
 	tick := time.NewTicker(100 * time.Millisecond)

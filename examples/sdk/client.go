@@ -272,7 +272,7 @@ func (c *Client) logChange(ch runner.StateChange) {
 		attrs = append(attrs, "retryIn", ch.RetryIn)
 	}
 	if ch.To == engine.Connected {
-		attrs = append(attrs, "transport", ch.Transport, "host", ch.Host)
+		attrs = append(attrs, "transport", ch.TransportKind, "host", ch.Host)
 	}
 	if ch.Missed > 0 {
 		attrs = append(attrs, "missed", ch.Missed)

@@ -158,7 +158,7 @@ func recordChange(rec *recorder, i int, c runner.StateChange) {
 	switch {
 	case c.Stopped:
 	case c.To == engine.Connected:
-		rec.add(Event{At: c.At, Client: i, What: EventConnect, Transport: c.Transport.String(), Detail: c.Host})
+		rec.add(Event{At: c.At, Client: i, What: EventConnect, Transport: c.TransportKind.String(), Detail: c.Host})
 	case c.From == engine.Connected:
 		rec.add(Event{At: c.At, Client: i, What: EventDisconnect, Detail: c.Reason.String() + " " + c.Failure.String()})
 	case c.Failure.Kind != reconnect.FailureNone:
