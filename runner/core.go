@@ -30,9 +30,11 @@ type core struct {
 	clock      *time.Timer // set for the earliest of timers
 	armed      time.Time   // when clock fires; zero when stopped or fired
 	activeID   engine.TransportID
-	live       sampler     // the active transport's activity, for the idle timer (liveness.go)
-	st         stepInfo    // the step being performed (notice.go)
-	gone       []*reporter // the transports the step disposed of, for its state changes
+	live       sampler       // the active transport's activity, for the idle timer (liveness.go)
+	st         stepInfo      // the step being performed (notice.go)
+	gone       []*reporter   // the transports the step disposed of, for its state changes
+	reason     engine.Reason // of the last state change
+	waits      []*waiter     // WaitConnected calls waiting (wait.go)
 }
 
 type liveTransport struct {
@@ -57,6 +59,7 @@ type scratch struct {
 	ops     []op
 	opens   []*reporter
 	checks  []check
+	wakes   []*waiter // WaitConnected answers, sent after the calls queued before them
 	// active is what Active returns from now, when activeSet.
 	active    Transport
 	activeRep *reporter
@@ -82,6 +85,7 @@ type check struct {
 type item struct {
 	kind itemKind
 	ev   engine.Event
+	w    *waiter // itemWait
 }
 
 type itemKind uint8
@@ -90,6 +94,7 @@ const (
 	itemEvent  itemKind = iota // feed ev to the engine
 	itemTimers                 // the clock fired: feed the timers that are due
 	itemStop                   // the context is done
+	itemWait                   // WaitConnected: register w
 )
 
 // step feeds one event to the engine at now and performs the actions it
@@ -173,7 +178,10 @@ func (c *core) changeState(now time.Time, a *engine.Action) {
 	sc := c.out
 	ch := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
 	c.name(&ch, c.subject(a.From))
-	c.state = a.To
+	c.state, c.reason = a.To, a.Reason
+	if len(c.waits) > 0 {
+		c.settle(&ch)
+	}
 	if a.To != engine.Connected && a.To != engine.Closing {
 		sc.setActive(nil, nil)
 	}
@@ -200,13 +208,16 @@ func (c *core) stop() {
 	c.out.setActive(nil, nil)
 	from := c.state
 	if from == engine.Closed || from == engine.Failed {
-		clear(c.gone)
+		clear(c.gone) // no WaitConnected waits: only CONNECTING holds them
 		return
 	}
-	c.state = engine.Closed
+	c.state, c.reason = engine.Closed, engine.ReasonClosed
 	ch := StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true}
 	c.name(&ch, c.st.active)
 	c.out.changes = append(c.out.changes, ch)
+	if len(c.waits) > 0 {
+		c.settle(&ch)
+	}
 	clear(c.gone)
 }
 

@@ -19,7 +19,8 @@ type op struct {
 	deactivate bool  // opClose: it is the active one and Notified: Deactivated first
 	rep        *reporter
 	t          Transport
-	gen        uint64 // opActivate: activeView.gen when it was queued
+	gen        uint64  // opActivate: activeView.gen when it was queued
+	w          *waiter // opWake
 }
 
 type opKind uint8
@@ -29,6 +30,7 @@ const (
 	opRequestClose               // t.RequestClose
 	opActivate                   // Active returns t from now, unless it changed since
 	opActivated                  // t.Activated (a Notified transport)
+	opWake                       // answer WaitConnected's w (not a transport call)
 )
 
 // opQueue holds the transport calls waiting for an effects goroutine; the
@@ -103,6 +105,8 @@ func (r *Runner) makeCalls() {
 			r.closeTransport(o.rep, o.t, o.cause)
 		case opActivated:
 			r.activated(o.rep, o.t)
+		case opWake:
+			o.w.done <- o.w.err
 		case opRequestClose:
 			r.requestClose(o.rep, o.t)
 		case opActivate:

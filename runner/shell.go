@@ -221,6 +221,9 @@ func (r *Runner) drain() {
 		last := len(c.batch) - 1
 		for i, it := range c.batch {
 			if it.kind != itemStop && r.set.ctx.Err() != nil {
+				if it.kind == itemWait {
+					it.w.done <- &ConnectError{State: c.state, Stopped: true}
+				}
 				continue // stopping: no engine step once the context is done
 			}
 			switch it.kind {
@@ -232,6 +235,8 @@ func (r *Runner) drain() {
 				c.fireDue()
 			case itemStop:
 				c.stop()
+			case itemWait:
+				c.wait(it.w)
 			}
 			if it.kind == itemStop {
 				break
@@ -290,6 +295,11 @@ func (r *Runner) publish() {
 		}
 		sc.active, sc.activeRep, sc.activeSet = nil, nil, false
 	}
+	for i, w := range sc.wakes {
+		r.wake(w)
+		sc.wakes[i] = nil
+	}
+	sc.wakes = sc.wakes[:0]
 	sh.opens = append(sh.opens, sc.opens...)
 	sh.opening.add(len(sc.opens))
 	if !r.set.inline {
