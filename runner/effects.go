@@ -4,12 +4,12 @@ import "github.com/reconnect-go/reconnect"
 
 // The effects are the calls into the SDK's code that running the engine
 // decides on, made outside the engine's turn and on the runner's own
-// goroutines: the transports' RequestClose and Close (r.sh.ops, one call
-// at a time, in the order decided) and OnStateChange (r.sh.changes, one
-// change at a time, in order). A goroutine in effects makes the transport
-// calls first, then delivers changes; while one goroutine is inside
-// OnStateChange, transport calls go on on another, so a slow callback
-// delays later changes, never a transport.
+// goroutines: the calls into the transports (r.sh.ops, one call at a
+// time, in the order decided) and OnStateChange (r.sh.changes, one change
+// at a time, in order). A change is delivered once the transport calls
+// queued before it are made; while one goroutine is inside OnStateChange,
+// transport calls go on on another, so a slow callback delays later
+// changes, never a transport.
 
 // op is one call to a transport.
 type op struct {
@@ -70,9 +70,12 @@ func (r *Runner) effects() {
 		switch {
 		case sh.ops.waiting():
 			r.makeCalls()
-		case sh.changes.waiting():
-			// No transport call waits here unless a goroutine is making
-			// them (ops.busy), and that one looks again.
+		case sh.changes.waiting() && !sh.ops.busy:
+			// No transport call waits here, and none is being made: a
+			// change is delivered after the calls into the transports
+			// queued before it (an event's notices and Close come before
+			// its change). A goroutine making calls (ops.busy) looks at
+			// the changes again once it is done.
 			sh.changes.busy = true
 			sh.workers-- // inside a callback: not looking at the queues
 			c := sh.changes.pop()

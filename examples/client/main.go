@@ -180,7 +180,12 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		return err
 	}
 	want := f.expect()
-	c.Connect()
+	if err := c.Connect(ctx); err != nil {
+		// Under every fault here the first attempt connects in the end
+		// (another transport, another host); a real SDK returns this to
+		// its user, and the runner goes on retrying.
+		return fmt.Errorf("the first attempt failed: %w", err)
+	}
 	if f.stall {
 		if err := detectStall(ctx, srv, changes, want, f, lg); err != nil {
 			return err
