@@ -212,7 +212,9 @@ func (r *Runner) Fatal(f reconnect.Failure) {
 // before: when the engine replaces the active transport (an upgrade, or a
 // reconnect that connects before the dropped transport is closed), Active
 // returns nil, also while CONNECTED, until that Close has returned, which
-// is as long as the SDK's Close takes.
+// is as long as the SDK's Close takes. A transport that implements
+// Notified is returned only once its Activated has returned, and no
+// longer by the time its Deactivated is called.
 func (r *Runner) Active() Transport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
