@@ -35,7 +35,7 @@ type ClientResult struct {
 	// (0 when not connected).
 	TimeToConnect time.Duration
 	// Transport and Host are those of the first CONNECTED.
-	Transport reconnect.Transport
+	Transport reconnect.TransportKind
 	Host      string
 	// Last is the client's last state change (why it is not connected,
 	// for one that is not).

@@ -142,7 +142,7 @@ func TestDropThenImmediateReconnect(t *testing.T) {
 // Close: CONNECTED → CLOSING → CLOSED when the server's CLOSED arrives (long
 // before the 3 s realtimeRequestTimeout), and the socket is gone.
 func TestCloseOnTheWire(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			cfg := scaled()
 			if k == reconnect.HTTP {

@@ -52,7 +52,7 @@ type StateChange struct {
 	// transport caused (Connect, a retry, a check's answer), and the
 	// second change of an immediate reconnect (DISCONNECTED → CONNECTING).
 	TransportID   engine.TransportID
-	TransportKind reconnect.Transport
+	TransportKind reconnect.TransportKind
 	Host          string
 	Transport     Transport
 	// Update is true for an UPDATE (RTN4h): the connection stays

@@ -12,7 +12,7 @@ import (
 // 1, 2, 3, … in the order the runner opens transports.
 type OpenRequest struct {
 	ID   engine.TransportID
-	Kind reconnect.Transport
+	Kind reconnect.TransportKind
 	Host string
 	Mode reconnect.Mode
 }

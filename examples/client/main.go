@@ -101,7 +101,7 @@ type faults struct {
 
 // route is a transport to a host.
 type route struct {
-	transport reconnect.Transport
+	transport reconnect.TransportKind
 	host      string
 }
 

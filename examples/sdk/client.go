@@ -68,7 +68,7 @@ type Options struct {
 // came through.
 type Message struct {
 	Data      string
-	Transport reconnect.Transport
+	Transport reconnect.TransportKind
 	Host      string
 }
 
