@@ -46,7 +46,7 @@ func (f Failure) Error() string {
 		return s
 	}
 	if f.Code != 0 {
-		s += " code " + strconv.Itoa(f.Code)
+		s += " code " + strconv.Itoa(int(f.Code))
 	}
 	if err := f.Unwrap(); err != nil {
 		s += ": " + err.Error()

@@ -212,18 +212,19 @@ func (k FailureKind) String() string {
 // the error; compare errors with errors.Is.
 type Failure struct {
 	Kind FailureKind
+	// Code is the SDK's own code for the failure, for its users and logs:
+	// a websocket close status (RFC 6455 §7.4: 1006, or an application's
+	// 4000–4999), or the protocol's error code (an ErrorInfo code such as
+	// 80003). 0 means none. The engine never reads it: ShouldFallback
+	// and the rules look at Kind and Status only. (An int32, beside Kind,
+	// keeps a Failure, which every event and action carries, at 40 bytes.)
+	Code int32
 	// Status is the HTTP status (FailureHTTPStatus) or the error's
 	// statusCode (FailureDisconnected); ignored for other kinds.
 	Status int
 	// Server is the HTTP response's Server header, if any
 	// (FailureHTTPStatus only).
 	Server string
-	// Code is the SDK's own code for the failure, for its users and logs:
-	// a websocket close status (RFC 6455 §7.4: 1006, or an application's
-	// 4000–4999), or the protocol's error code (an ErrorInfo code such as
-	// 80003). 0 means none. The engine never reads it: ShouldFallback
-	// and the rules look at Kind and Status only.
-	Code int
 	// cause is the SDK's error (WithError); nil for none.
 	cause *failureCause
 }

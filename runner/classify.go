@@ -96,7 +96,8 @@ func classify(err error, resp *http.Response) reconnect.Failure {
 //	  errors, 3000–4999 application statuses,
 //	  -1 for "no close frame seen" included)     FailureOther
 //
-// The Failure's Code is the status (none for 1000, the zero Failure); a
+// The Failure's Code is the status (none for 1000, the zero Failure, nor
+// for a value beyond int32, which is no close status); a
 // transport that has the close error too attaches it with
 // reconnect.Failure.WithError. A status of -1 is what
 // github.com/coder/websocket's CloseStatus returns for an error that is
@@ -106,7 +107,11 @@ func CloseStatusFailure(status int) reconnect.Failure {
 	case 1000:
 		return reconnect.Failure{}
 	case 1001, 1006, 1011, 1012, 1013, 1014:
-		return reconnect.Failure{Kind: reconnect.FailureUnreachable, Code: status}
+		return reconnect.Failure{Kind: reconnect.FailureUnreachable, Code: int32(status)}
 	}
-	return reconnect.Failure{Kind: reconnect.FailureOther, Code: status}
+	f := reconnect.Failure{Kind: reconnect.FailureOther}
+	if int(int32(status)) == status { // a status beyond int32 is no close status: no code
+		f.Code = int32(status)
+	}
+	return f
 }

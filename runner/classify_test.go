@@ -152,6 +152,12 @@ func pair(t *testing.T, server func(net.Conn)) net.Conn {
 	return c
 }
 
+func TestCloseStatusFailureBeyondInt32HasNoCode(t *testing.T) {
+	if got := runner.CloseStatusFailure(1 << 40); got != (reconnect.Failure{Kind: reconnect.FailureOther}) {
+		t.Errorf("CloseStatusFailure(1<<40) = %#v, want FailureOther without a code", got)
+	}
+}
+
 func TestCloseStatusFailure(t *testing.T) {
 	for status, want := range map[int]reconnect.FailureKind{
 		1000: reconnect.FailureNone, 1001: reconnect.FailureUnreachable, 1006: reconnect.FailureUnreachable,
@@ -164,7 +170,7 @@ func TestCloseStatusFailure(t *testing.T) {
 			t.Errorf("CloseStatusFailure(%d) = %v, want %v", status, got, want)
 		}
 		// The status is the Failure's Code; a clean close is the zero Failure.
-		if wantCode := status; status == 1000 && got != (reconnect.Failure{}) || status != 1000 && got.Code != wantCode {
+		if wantCode := int32(status); status == 1000 && got != (reconnect.Failure{}) || status != 1000 && got.Code != wantCode {
 			t.Errorf("CloseStatusFailure(%d) = %#v, want Code %d", status, got, wantCode)
 		}
 	}
