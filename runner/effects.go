@@ -80,7 +80,7 @@ func (r *Runner) effects() {
 			sh.workers-- // inside a callback: not looking at the queues
 			c := sh.changes.pop()
 			r.mu.Unlock()
-			r.callOnChange(c)
+			r.callOnChange(&c) // by pointer: the effects goroutine's stack stays small (a new one starts at 2 KiB)
 			r.mu.Lock()
 			sh.changes.busy = false
 			sh.workers++
