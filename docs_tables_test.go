@@ -14,7 +14,7 @@ import (
 // which the test checks), one column per (pending, active) pair.
 func renderPendingGrid(t *testing.T) string {
 	tab := PendingTable()
-	cell := func(c Transport, m Mode, p, a Transport) string {
+	cell := func(c TransportKind, m Mode, p, a TransportKind) string {
 		r := tab[pendingIndex(c, m, p, a)]
 		s := fmt.Sprintf("%s (%d)", r.Decision, r.Rule)
 		if !r.Reachable {
@@ -24,15 +24,15 @@ func renderPendingGrid(t *testing.T) string {
 	}
 	var b strings.Builder
 	b.WriteString("| candidate ↓ · pending, active → |")
-	for p := range Transport(numTransports) {
-		for a := range Transport(numTransports) {
+	for p := range TransportKind(numTransports) {
+		for a := range TransportKind(numTransports) {
 			fmt.Fprintf(&b, " %v, %v |", p, a)
 		}
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---|", numTransports*numTransports) + "\n")
 	rows := []struct {
 		name  string
-		c     Transport
+		c     TransportKind
 		modes []Mode
 	}{
 		{"websocket (clean, resume, recover)", WebSocket, []Mode{ModeClean, ModeResume, ModeRecover}},
@@ -43,8 +43,8 @@ func renderPendingGrid(t *testing.T) string {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s |", r.name)
-		for p := range Transport(numTransports) {
-			for a := range Transport(numTransports) {
+		for p := range TransportKind(numTransports) {
+			for a := range TransportKind(numTransports) {
 				first := cell(r.c, r.modes[0], p, a)
 				for _, m := range r.modes[1:] {
 					if cell(r.c, m, p, a) != first {

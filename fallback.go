@@ -5,13 +5,15 @@ import (
 	"time"
 )
 
-// Transport is a kind of realtime transport. The zero value, NoTransport,
-// stands for an empty slot ("nothing pending", "nothing active").
-type Transport uint8
+// TransportKind is a kind of realtime transport: WebSocket or HTTP. The
+// zero value, NoTransport, stands for an empty slot ("nothing pending",
+// "nothing active"). (It was called Transport in v0.1.0; package
+// runner's Transport is the SDK's transport object itself.)
+type TransportKind uint8
 
 const (
 	// NoTransport is no transport at all: an empty pending or active slot.
-	NoTransport Transport = iota
+	NoTransport TransportKind = iota
 	// WebSocket is the websocket transport, the one that can be upgraded to
 	// (the proposal's "websocket transport", the connection manager's
 	// upgrade transport).
@@ -21,9 +23,11 @@ const (
 	HTTP
 )
 
-// String returns "none", "websocket" or "http", and "Transport(N)" for a
-// value outside the enum.
-func (t Transport) String() string { return enumName(transportNames[:], int(t), "Transport") }
+// String returns "none", "websocket" or "http", and "TransportKind(N)"
+// for a value outside the enum.
+func (t TransportKind) String() string {
+	return enumName(transportNames[:], int(t), "TransportKind")
+}
 
 var transportNames = [...]string{"none", "websocket", "http"}
 
@@ -74,10 +78,10 @@ var decisionNames = [...]string{"proceed", "discard-candidate", "replace-pending
 // with the decision, the number of the rule that made it, and whether a
 // correct connection manager can meet the combination at all.
 type PendingRow struct {
-	Candidate Transport
+	Candidate TransportKind
 	Mode      Mode
-	Pending   Transport
-	Active    Transport
+	Pending   TransportKind
+	Active    TransportKind
 	Decision  Decision
 	// Rule is the rule that decided: 1–3 the proposal's three special
 	// cases, 4 "existing behaviour", and 0 for an invalid candidate
@@ -132,12 +136,12 @@ func PendingTable() [PendingTableLen]PendingRow { return pendingTable }
 // and the active transport (NoTransport for an empty slot), with the number
 // of the rule that decided (see PendingTable).
 //
-// It is total: any argument outside its enum (a Transport above HTTP, a
+// It is total: any argument outside its enum (a TransportKind above HTTP, a
 // Mode above ModeUpgrade), like a NoTransport candidate, gives
 // (DiscardCandidate, 0), which changes nothing but to drop the candidate.
 // It takes constant time, allocates nothing and is safe for concurrent
 // use.
-func DecidePending(candidate Transport, mode Mode, pending, active Transport) (Decision, int) {
+func DecidePending(candidate TransportKind, mode Mode, pending, active TransportKind) (Decision, int) {
 	if candidate >= numTransports || mode >= numModes || pending >= numTransports || active >= numTransports {
 		return DiscardCandidate, 0
 	}
@@ -147,7 +151,7 @@ func DecidePending(candidate Transport, mode Mode, pending, active Transport) (D
 
 // pendingIndex is the row of (c, m, p, a) in the table; the arguments must
 // be in range.
-func pendingIndex(c Transport, m Mode, p, a Transport) int {
+func pendingIndex(c TransportKind, m Mode, p, a TransportKind) int {
 	return ((int(c)*numModes+int(m))*numTransports+int(p))*numTransports + int(a)
 }
 
@@ -283,7 +287,7 @@ type Availability struct {
 type FirstStep struct {
 	// Transport is the transport to open first: WebSocket or HTTP, or
 	// NoTransport when neither is available.
-	Transport Transport
+	Transport TransportKind
 	// ShortCircuit is how long to wait before starting the HTTP flow too;
 	// 0 means arm no timer.
 	ShortCircuit time.Duration
@@ -320,8 +324,8 @@ func ChooseTransport(avail Availability, shortCircuit time.Duration) FirstStep {
 type TransportState struct {
 	HTTPAvailable bool
 	HTTPStarted   bool
-	Pending       Transport
-	Active        Transport
+	Pending       TransportKind
+	Active        TransportKind
 }
 
 // startHTTP is the shared condition of both HTTP starts: HTTP exists, has
@@ -352,7 +356,7 @@ func HTTPOnShortCircuit(a TransportState) bool { return a.startHTTP() }
 // ModeUpgrade). Otherwise it returns (NoTransport, ModeClean): nothing to
 // open. When the upgrade websocket connects, it becomes active and the HTTP
 // transport is disposed.
-func UpgradeAfterActivation(activated Transport, avail Availability) (Transport, Mode) {
+func UpgradeAfterActivation(activated TransportKind, avail Availability) (TransportKind, Mode) {
 	if activated == HTTP && avail.WebSocket {
 		return WebSocket, ModeUpgrade
 	}

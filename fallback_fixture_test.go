@@ -213,7 +213,7 @@ func parseEnum(t *testing.T, names []string, s string) uint8 {
 func TestFixtureTransportAgainstFunctions(t *testing.T) {
 	var f transportFile
 	loadFixture(t, "transport.json", &f)
-	tr := func(s string) Transport { return Transport(parseEnum(t, oracleTransports, s)) }
+	tr := func(s string) TransportKind { return TransportKind(parseEnum(t, oracleTransports, s)) }
 	combos := 0
 	for _, it := range f.Items {
 		switch it.Function {
@@ -257,10 +257,10 @@ func TestFixtureTransportAgainstFunctions(t *testing.T) {
 func TestPendingTableMatchesRulesAndReachability(t *testing.T) {
 	tab := PendingTable()
 	i := 0
-	for c := range Transport(numTransports) {
+	for c := range TransportKind(numTransports) {
 		for m := range Mode(numModes) {
-			for p := range Transport(numTransports) {
-				for a := range Transport(numTransports) {
+			for p := range TransportKind(numTransports) {
+				for a := range TransportKind(numTransports) {
 					row := tab[i]
 					i++
 					if row.Candidate != c || row.Mode != m || row.Pending != p || row.Active != a {
@@ -289,7 +289,7 @@ func TestPendingTableIsACopy(t *testing.T) {
 
 func TestEnumStringsNameOutOfRangeValues(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{Transport(9).String(), "Transport(9)"}, {Mode(9).String(), "Mode(9)"}, {Decision(9).String(), "Decision(9)"},
+		{TransportKind(9).String(), "TransportKind(9)"}, {Mode(9).String(), "Mode(9)"}, {Decision(9).String(), "Decision(9)"},
 		{WebSocket.String(), "websocket"}, {ModeUpgrade.String(), "upgrade"}, {ReplacePending.String(), "replace-pending"},
 	} {
 		if c.got != c.want {
@@ -302,13 +302,13 @@ func FuzzDecidePending(f *testing.F) {
 	f.Add(uint8(1), uint8(0), uint8(2), uint8(0))
 	f.Add(uint8(255), uint8(255), uint8(255), uint8(255))
 	f.Fuzz(func(t *testing.T, c, m, p, a uint8) {
-		d, r := DecidePending(Transport(c), Mode(m), Transport(p), Transport(a))
+		d, r := DecidePending(TransportKind(c), Mode(m), TransportKind(p), TransportKind(a))
 		valid := c < numTransports && m < numModes && p < numTransports && a < numTransports
 		if !valid && (d != DiscardCandidate || r != 0) {
 			t.Fatalf("out-of-range input gave (%v, %d)", d, r)
 		}
 		if valid {
-			want, wantRule := oracleDecide(Transport(c).String(), Mode(m).String(), Transport(p).String(), Transport(a).String())
+			want, wantRule := oracleDecide(TransportKind(c).String(), Mode(m).String(), TransportKind(p).String(), TransportKind(a).String())
 			if d.String() != want || r != wantRule {
 				t.Fatalf("(%d,%d,%d,%d): (%v, %d), want (%s, %d)", c, m, p, a, d, r, want, wantRule)
 			}
@@ -328,7 +328,7 @@ func BenchmarkDecidePending(b *testing.B) {
 	var sum int
 	for i := range b.N {
 		x := &in[i&63]
-		d, r := DecidePending(Transport(x[0]), Mode(x[1]), Transport(x[2]), Transport(x[3]))
+		d, r := DecidePending(TransportKind(x[0]), Mode(x[1]), TransportKind(x[2]), TransportKind(x[3]))
 		sum += int(d) + r
 	}
 	sinkInt = sum

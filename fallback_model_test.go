@@ -25,7 +25,7 @@ const (
 )
 
 type modelTransport struct {
-	kind   Transport
+	kind   TransportKind
 	mode   Mode
 	status modelStatus
 }
@@ -73,7 +73,7 @@ func (m *transportModel) slot(s modelStatus) int {
 	return -1
 }
 
-func (m *transportModel) kindAt(i int) Transport {
+func (m *transportModel) kindAt(i int) TransportKind {
 	if i < 0 {
 		return NoTransport
 	}
@@ -85,7 +85,7 @@ func (m *transportModel) state() TransportState {
 		Pending: m.kindAt(m.slot(pendingS)), Active: m.kindAt(m.slot(activeS))}
 }
 
-func (m *transportModel) open(k Transport, mode Mode) {
+func (m *transportModel) open(k TransportKind, mode Mode) {
 	if k == HTTP {
 		m.httpStarts++
 	}

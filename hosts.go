@@ -200,14 +200,37 @@ func (k FailureKind) String() string {
 
 // Failure describes one failed request or connection attempt to a host.
 // The zero Failure (Kind FailureNone) means no failure.
+//
+// Kind, Status and Server are what the host-fallback rules read
+// (ShouldFallback) and what the fixtures write (String). Code and the
+// error attached with WithError are the SDK's own, for its users: the
+// engine carries them, untouched, to every state change and to LastError,
+// and never decides anything on them. A Failure is an error (Error,
+// Unwrap), so errors.Is and errors.As see the attached error and its
+// chain.
+//
+// Failures are comparable with ==: equal when their kinds, statuses,
+// servers and codes are equal and they carry the same attachment (none,
+// or copies of one WithError result). The attachment is held by pointer
+// so that == never panics whatever the error's type, and never looks into
+// the error; compare errors with errors.Is.
 type Failure struct {
 	Kind FailureKind
+	// Code is the SDK's own code for the failure, for its users and logs:
+	// a websocket close status (RFC 6455 §7.4: 1006, or an application's
+	// 4000–4999), or the protocol's error code (an ErrorInfo code such as
+	// 80003). 0 means none. The engine never reads it: ShouldFallback
+	// and the rules look at Kind and Status only. (An int32, beside Kind,
+	// keeps a Failure, which every event and action carries, at 40 bytes.)
+	Code int32
 	// Status is the HTTP status (FailureHTTPStatus) or the error's
 	// statusCode (FailureDisconnected); ignored for other kinds.
 	Status int
 	// Server is the HTTP response's Server header, if any
 	// (FailureHTTPStatus only).
 	Server string
+	// cause is the SDK's error (WithError); nil for none.
+	cause *failureCause
 }
 
 // String renders f as the fixtures write it: the kind's name, then

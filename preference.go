@@ -80,7 +80,7 @@ func (e PreferenceEvent) String() string {
 // nothing. It is a value: Apply returns the next one.
 type Preference struct {
 	// Transport is the remembered transport; NoTransport when nothing is.
-	Transport Transport
+	Transport TransportKind
 	// At is when it was remembered; the encoding keeps milliseconds.
 	At time.Time
 	// Reason is why it was remembered.
@@ -100,7 +100,7 @@ type Preference struct {
 //     host).
 //
 // An unknown event, or a connected with t not a transport, keeps p.
-func (p Preference) Apply(ev PreferenceEvent, t Transport, now time.Time) Preference {
+func (p Preference) Apply(ev PreferenceEvent, t TransportKind, now time.Time) Preference {
 	switch ev {
 	case PreferenceEventConnected:
 		if t == WebSocket || t == HTTP {
@@ -128,7 +128,7 @@ func (p Preference) Apply(ev PreferenceEvent, t Transport, now time.Time) Prefer
 // back, or the persisted value came from another clock) is in force: using
 // a stale preference costs one websocket check, dropping a good one the
 // whole give-up wait. ttl ≤ 0 means DefaultPreferenceTTL.
-func (p Preference) Current(now time.Time, ttl time.Duration) Transport {
+func (p Preference) Current(now time.Time, ttl time.Duration) TransportKind {
 	if ttl <= 0 {
 		ttl = DefaultPreferenceTTL
 	}
@@ -142,7 +142,7 @@ func (p Preference) Current(now time.Time, ttl time.Duration) Transport {
 type PreferenceStart struct {
 	// Transport is the transport the attempt starts on; NoTransport means
 	// the policy's own choice.
-	Transport Transport
+	Transport TransportKind
 	// CheckWebSocket asks for the websocket check in the background: when
 	// it passes, apply PreferenceEventWebSocketCheckPassed and, if the
 	// attempt is still connecting, abandon HTTP for the websocket.

@@ -71,7 +71,7 @@ func loadPrefFixture(t *testing.T) prefFixture {
 	return f
 }
 
-func transportNamed(t *testing.T, s string) Transport {
+func transportNamed(t *testing.T, s string) TransportKind {
 	for k := NoTransport; k <= HTTP; k++ {
 		if k.String() == s {
 			return k

@@ -37,7 +37,7 @@ func FuzzPreferenceText(f *testing.F) {
 
 func TestPreferenceMarshalRejects(t *testing.T) {
 	for _, p := range []Preference{
-		{Transport: Transport(9), Reason: PreferenceConnected},
+		{Transport: TransportKind(9), Reason: PreferenceConnected},
 		{Transport: HTTP},
 		{Transport: HTTP, Reason: PreferenceConnected, At: time.Unix(-1, 0)},
 	} {

@@ -21,9 +21,9 @@ import (
 // attempt or a drop: the transport preference's background websocket
 // check (prefCheck) may still answer and update the preference.
 type attempt struct {
-	order []string            // the host order, drawn when the first fallback is needed
-	err   reconnect.Failure   // the last failure of one of its transports
-	flow  reconnect.Transport // the transport that walks the hosts
+	order []string                // the host order, drawn when the first fallback is needed
+	err   reconnect.Failure       // the last failure of one of its transports
+	flow  reconnect.TransportKind // the transport that walks the hosts
 
 	flowStarted bool
 	flowHost    int // index into the host order of the flow's current host
@@ -47,7 +47,7 @@ type attempt struct {
 	// prefStart is the transport the attempt started on because of the
 	// transport preference (NoTransport if none); prefCheck, whether the
 	// websocket check in flight is the preference's background check.
-	prefStart reconnect.Transport
+	prefStart reconnect.TransportKind
 	prefCheck bool
 
 	// renewal is the token renewal in flight (0: none; TimerRenewToken

@@ -75,7 +75,7 @@ type world struct {
 	onChange func(a Action) // each state change, as it happens
 	onOpen   func(a Action) // each transport opened, if set
 	onWSDrop func()         // an active websocket dropped, if set
-	kinds    map[TransportID]reconnect.Transport
+	kinds    map[TransportID]reconnect.TransportKind
 	active   TransportID
 }
 
@@ -201,7 +201,7 @@ func TestPropertyLivenessHTTPWorksSoEveryAttemptConnects(t *testing.T) {
 		fixed := rapid.Bool().Draw(t, "sameBehaviourEveryTime")
 		first := wsBehaviour(rapid.IntRange(0, int(numWSBehaviours)-1).Draw(t, "websocket"))
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]reconnect.Transport{},
+		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]reconnect.TransportKind{},
 			httpHost: rapid.SampledFrom(hosts).Draw(t, "httpHost"),
 			ws: func() wsBehaviour {
 				if fixed {
@@ -267,7 +267,7 @@ func TestPropertyFlappingWebSocketGivesWayToHTTPForTheHold(t *testing.T) {
 		hosts := append([]string{e.Hosts().Primary}, e.Hosts().Fallbacks...)
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		lifeMax := rapid.IntRange(1, 120).Draw(t, "lifeMaxS")
-		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]reconnect.Transport{},
+		w := &world{t: t, e: e, now: start, timers: map[TimerID]TimerKind{}, kinds: map[TransportID]reconnect.TransportKind{},
 			httpHost: rapid.SampledFrom(hosts).Draw(t, "httpHost"),
 			ws:       func() wsBehaviour { return wsConnectedKilled },
 			lat: func(label string) time.Duration {

@@ -28,7 +28,7 @@ func flapRunEngine(t *testing.T, cfg Config, drops ...time.Duration) (*Engine, b
 	}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out []Action
-	opened := func() (TransportID, reconnect.Transport) {
+	opened := func() (TransportID, reconnect.TransportKind) {
 		for _, a := range out {
 			if a.Kind == ActionOpenTransport {
 				return a.Transport, a.TransportKind

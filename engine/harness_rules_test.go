@@ -33,7 +33,7 @@ func (h *engineHarness) expectPendingRule(ev Event) func([]Action) error {
 			active = id
 		}
 	}
-	kindOf := func(id TransportID) reconnect.Transport {
+	kindOf := func(id TransportID) reconnect.TransportKind {
 		if id == 0 {
 			return reconnect.NoTransport
 		}

@@ -52,7 +52,7 @@ type engineHarness struct {
 }
 
 type harnessTransport struct {
-	kind    reconnect.Transport
+	kind    reconnect.TransportKind
 	mode    reconnect.Mode
 	host    string
 	pending bool

@@ -30,7 +30,7 @@ const (
 
 type transportSlot struct {
 	id      TransportID
-	kind    reconnect.Transport
+	kind    reconnect.TransportKind
 	mode    reconnect.Mode
 	host    string
 	role    role
@@ -74,7 +74,7 @@ func (e *Engine) transportState() reconnect.TransportState {
 		Pending: kindOf(e.find(slotPending)), Active: kindOf(e.find(slotActive))}
 }
 
-func kindOf(s *transportSlot) reconnect.Transport {
+func kindOf(s *transportSlot) reconnect.TransportKind {
 	if s == nil {
 		return reconnect.NoTransport
 	}
@@ -240,7 +240,7 @@ func (e *Engine) reconnectFor(out []Action, reason Reason, f reconnect.Failure) 
 	return e.startAttempt(out, ReasonReconnect)
 }
 
-func (e *Engine) open(out []Action, k reconnect.Transport, host string, m reconnect.Mode, r role) []Action {
+func (e *Engine) open(out []Action, k reconnect.TransportKind, host string, m reconnect.Mode, r role) []Action {
 	for i := range e.transports {
 		s := &e.transports[i]
 		if s.status != slotFree {

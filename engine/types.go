@@ -321,7 +321,7 @@ const (
 	// ActionOpenTransport: open Action.TransportKind as transport
 	// Action.Transport on Action.Host in Action.Mode. Action.Transport is
 	// a TransportID, the SDK's key for its own transport object;
-	// Action.TransportKind is the kind (a Transport: WebSocket or HTTP).
+	// Action.TransportKind is the kind (a reconnect.TransportKind: WebSocket or HTTP).
 	ActionOpenTransport ActionKind = iota + 1
 	// ActionDisposeTransport: close and forget transport Action.Transport.
 	ActionDisposeTransport
@@ -378,7 +378,7 @@ func (k ActionKind) String() string { return enumName(actionNames[:], int(k), "A
 // set.
 type Action struct {
 	Kind          ActionKind
-	TransportKind reconnect.Transport
+	TransportKind reconnect.TransportKind
 	Mode          reconnect.Mode
 	TimerKind     TimerKind
 	From, To      State

@@ -146,8 +146,8 @@ func TestChaosFatalAfterFailedIsIgnored(t *testing.T) {
 	})
 	c.r.Connect()
 	got := c.until(engine.Connected, 5*time.Second)
-	if got.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED by %v, want HTTP after the rejected websocket", got.Transport)
+	if got.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED by %v, want HTTP after the rejected websocket", got.TransportKind)
 	}
 	// The rejected websocket's Fatal came after its Failed; the upgrade
 	// websocket (rejected too) does the same while HTTP is active.
@@ -182,8 +182,8 @@ func TestChaosPanicInOpenBecomesTheTransportsFailure(t *testing.T) {
 	c := newChaosRunner(t, scaled(), d, nil)
 	c.r.Connect()
 	got := c.until(engine.Connected, 5*time.Second)
-	if got.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED by %v, want HTTP", got.Transport)
+	if got.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED by %v, want HTTP", got.TransportKind)
 	}
 	select {
 	case p := <-c.panics:
@@ -287,8 +287,8 @@ func TestChaosBlockingOpenStallsNothing(t *testing.T) {
 	c := newChaosRunner(t, scaled(), d, nil)
 	c.r.Connect()
 	got := c.until(engine.Connected, 5*time.Second)
-	if got.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED by %v, want HTTP (the websocket's Open is stuck)", got.Transport)
+	if got.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED by %v, want HTTP (the websocket's Open is stuck)", got.TransportKind)
 	}
 	c.r.Close()
 	c.until(engine.Closed, 5*time.Second)

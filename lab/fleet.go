@@ -35,7 +35,7 @@ type ClientResult struct {
 	// (0 when not connected).
 	TimeToConnect time.Duration
 	// Transport and Host are those of the first CONNECTED.
-	Transport reconnect.Transport
+	Transport reconnect.TransportKind
 	Host      string
 	// Last is the client's last state change (why it is not connected,
 	// for one that is not).
@@ -120,7 +120,7 @@ func (f *Fleet) change(i int, c runner.StateChange, on func(int, runner.StateCha
 	res.Last = c
 	switch {
 	case c.To == engine.Connected && !res.Connected:
-		res.Connected, res.Transport, res.Host = true, c.Transport, c.Host
+		res.Connected, res.Transport, res.Host = true, c.TransportKind, c.Host
 		res.TimeToConnect, res.ConnectedAt = c.At.Sub(f.starts[i]), c.At
 		close(f.first[i])
 	case res.Connected && res.Lost.To == engine.Initialized && c.From == engine.Connected && !c.Update && !c.Stopped:

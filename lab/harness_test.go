@@ -96,7 +96,7 @@ func (h *harness) at(t time.Time) time.Duration { return t.Sub(h.t0) }
 
 // seen returns the server events matching the transport kind (NoTransport
 // for any), host ("" for any) and what ("" for any), in order.
-func (h *harness) seen(k reconnect.Transport, host, what string) []ServerEvent {
+func (h *harness) seen(k reconnect.TransportKind, host, what string) []ServerEvent {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []ServerEvent

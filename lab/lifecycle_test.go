@@ -15,8 +15,8 @@ import (
 func TestHostFallbackWhenPrimaryDown(t *testing.T) {
 	h := start(t, scaled(), func(s *Server) { _ = s.SetFault(s.Primary(), HostFault{Down: true}) })
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP || !slices.Contains(h.s.Fallbacks(), c.Host) {
-		t.Fatalf("CONNECTED on %v %s, want HTTP on a fallback host", c.Transport, c.Host)
+	if c.TransportKind != reconnect.HTTP || !slices.Contains(h.s.Fallbacks(), c.Host) {
+		t.Fatalf("CONNECTED on %v %s, want HTTP on a fallback host", c.TransportKind, c.Host)
 	}
 	h.eventually("the upgrade websocket connected on the fallback host", func() bool {
 		for _, e := range h.seen(reconnect.WebSocket, c.Host, "connected") {
@@ -142,7 +142,7 @@ func TestDropThenImmediateReconnect(t *testing.T) {
 // Close: CONNECTED → CLOSING → CLOSED when the server's CLOSED arrives (long
 // before the 3 s realtimeRequestTimeout), and the socket is gone.
 func TestCloseOnTheWire(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			cfg := scaled()
 			if k == reconnect.HTTP {
@@ -159,7 +159,7 @@ func TestCloseOnTheWire(t *testing.T) {
 			if done.To != engine.Closed || done.At.Sub(cl.At) > time.Second {
 				t.Fatalf("then %v %v later, want CLOSED well before the timeout", done.To, done.At.Sub(cl.At))
 			}
-			conn := h.seen(c.Transport, "", "connected")[0].Conn
+			conn := h.seen(c.TransportKind, "", "connected")[0].Conn
 			h.eventually("the server saw the transport close", func() bool { return slices.Contains(h.conn(conn), "closed") })
 		})
 	}

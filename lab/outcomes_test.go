@@ -22,8 +22,8 @@ func TestOutcome1WebSocketWithinShortCircuit(t *testing.T) {
 	cfg.ShortCircuit = time.Second
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{Connect: ms(20)}, PathFault{}) })
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.WebSocket || c.Host != h.s.Primary() {
-		t.Fatalf("CONNECTED on %v %s, want websocket on the primary", c.Transport, c.Host)
+	if c.TransportKind != reconnect.WebSocket || c.Host != h.s.Primary() {
+		t.Fatalf("CONNECTED on %v %s, want websocket on the primary", c.TransportKind, c.Host)
 	}
 	time.Sleep(cfg.ShortCircuit + 200*time.Millisecond) // the short circuit would have fired by now
 	if n := len(h.seen(reconnect.HTTP, "", "request")); n != 0 {
@@ -40,8 +40,8 @@ func TestOutcome2WebSocketAfterShortCircuitBeforeHTTP(t *testing.T) {
 		setPaths(s, PathFault{Connect: ms(600)}, PathFault{Connect: ms(1500)})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.WebSocket {
-		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
+	if c.TransportKind != reconnect.WebSocket {
+		t.Fatalf("CONNECTED on %v, want websocket", c.TransportKind)
 	}
 	reqs := h.seen(reconnect.HTTP, "", "request")
 	if len(reqs) != 1 {
@@ -62,8 +62,8 @@ func TestOutcome3LateWebSocketDiscardedThenUpgrade(t *testing.T) {
 		setPaths(s, PathFault{Connect: ms(700), ConnectedDelay: ms(300)}, PathFault{Connect: ms(50)})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
+	if c.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED on %v, want HTTP", c.TransportKind)
 	}
 	ws := h.seen(reconnect.WebSocket, "", "request")
 	if len(ws) == 0 || ws[0].Mode != "clean" {
@@ -95,8 +95,8 @@ func TestOutcome3LateWebSocketDiscardedThenUpgrade(t *testing.T) {
 			if !c.Update {
 				t.Fatalf("state change during the upgrade: %v→%v", c.From, c.To)
 			}
-			if c.Transport != reconnect.WebSocket {
-				t.Fatalf("the upgrade's UPDATE names %v, want the websocket", c.Transport)
+			if c.TransportKind != reconnect.WebSocket {
+				t.Fatalf("the upgrade's UPDATE names %v, want the websocket", c.TransportKind)
 			}
 		default:
 			return
@@ -113,8 +113,8 @@ func TestOutcome4WebSocketFailsHTTPAtOnce(t *testing.T) {
 		setPaths(s, PathFault{Reject: 1, RejectStatus: 403}, PathFault{Connect: ms(20)})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
+	if c.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED on %v, want HTTP", c.TransportKind)
 	}
 	if at := h.at(c.At); at >= cfg.ShortCircuit {
 		t.Fatalf("CONNECTED at %v, not before the 1 s short circuit", at)
@@ -133,8 +133,8 @@ func TestOutcome5WebSocketNeverConnects(t *testing.T) {
 	cfg.ShortCircuit = 300 * time.Millisecond
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{Blackhole: 1}, PathFault{Connect: ms(20)}) })
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED on %v, want HTTP", c.Transport)
+	if c.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED on %v, want HTTP", c.TransportKind)
 	}
 	req := h.seen(reconnect.HTTP, "", "request")[0]
 	if at := h.at(req.At); at < cfg.ShortCircuit {
@@ -151,8 +151,8 @@ func TestRule1HTTPViableWhileWebSocketPending(t *testing.T) {
 		setPaths(s, PathFault{Connect: ms(400), ConnectedDelay: ms(1500)}, PathFault{Connect: ms(800), ConnectedDelay: ms(3000)})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.WebSocket {
-		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
+	if c.TransportKind != reconnect.WebSocket {
+		t.Fatalf("CONNECTED on %v, want websocket", c.TransportKind)
 	}
 	v := h.seen(reconnect.HTTP, "", "viable")
 	if len(v) != 1 {
@@ -170,8 +170,8 @@ func TestRule2WebSocketReplacesPendingHTTP(t *testing.T) {
 		setPaths(s, PathFault{Connect: ms(1200)}, PathFault{Connect: ms(50), ConnectedDelay: ms(3000)})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.WebSocket {
-		t.Fatalf("CONNECTED on %v, want websocket", c.Transport)
+	if c.TransportKind != reconnect.WebSocket {
+		t.Fatalf("CONNECTED on %v, want websocket", c.TransportKind)
 	}
 	v := h.seen(reconnect.HTTP, "", "viable")
 	if len(v) != 1 || !v[0].At.Before(h.seen(reconnect.WebSocket, "", "viable")[0].At) {
@@ -188,8 +188,8 @@ func TestKilledWebSocketConnectsOverHTTP(t *testing.T) {
 	cfg.ShortCircuit = time.Second
 	h := start(t, cfg, func(s *Server) { setPaths(s, PathFault{KillBeforeConnected: 1}, PathFault{Connect: ms(20)}) })
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP || c.Reason != engine.ReasonConnected {
-		t.Fatalf("CONNECTED on %v for %v, want HTTP", c.Transport, c.Reason)
+	if c.TransportKind != reconnect.HTTP || c.Reason != engine.ReasonConnected {
+		t.Fatalf("CONNECTED on %v for %v, want HTTP", c.TransportKind, c.Reason)
 	}
 	if n := len(h.seen(reconnect.WebSocket, "", "killed")); n == 0 {
 		t.Fatalf("no websocket was killed:\n%s", h.dump())

@@ -19,8 +19,8 @@ func TestRule3AtActivationClosesTheHungWebSocket(t *testing.T) {
 		_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{Blackhole: 1}})
 	})
 	c := h.until(engine.Connected, 5*time.Second)
-	if c.Transport != reconnect.HTTP {
-		t.Fatalf("CONNECTED by %v, want HTTP", c.Transport)
+	if c.TransportKind != reconnect.HTTP {
+		t.Fatalf("CONNECTED by %v, want HTTP", c.TransportKind)
 	}
 	ws := h.seen(reconnect.WebSocket, "", "blackholed")
 	if len(ws) == 0 || ws[0].Mode != "clean" {

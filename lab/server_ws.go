@@ -15,7 +15,7 @@ import (
 type ServerEvent struct {
 	At        time.Time
 	Host      string
-	Transport reconnect.Transport
+	Transport reconnect.TransportKind
 	// Conn is the connection's id ("c1", "c2", …); for HTTP the session.
 	Conn string
 	// What is one of: "request" (a connect request arrived), "rejected",
@@ -28,7 +28,7 @@ type ServerEvent struct {
 	Mode string
 }
 
-func (s *Server) event(h *host, k reconnect.Transport, id, what, mode string) {
+func (s *Server) event(h *host, k reconnect.TransportKind, id, what, mode string) {
 	if s.opts.OnEvent != nil {
 		s.opts.OnEvent(ServerEvent{At: time.Now(), Host: h.name, Transport: k, Conn: id, What: what, Mode: mode})
 	}
@@ -184,7 +184,7 @@ func (s *Server) details() engine.Details {
 // holds a blackhole, and waits out the latency. ok says the handshake is
 // to be answered now; the rest is the fate, the delay to CONNECTED, the
 // host's faults, the connection's id and its event reporter.
-func (s *Server) handshake(h *host, k reconnect.Transport, w http.ResponseWriter, r *http.Request) (f fate, cd time.Duration, hf HostFault, id string, ev func(string), ok bool) {
+func (s *Server) handshake(h *host, k reconnect.TransportKind, w http.ResponseWriter, r *http.Request) (f fate, cd time.Duration, hf HostFault, id string, ev func(string), ok bool) {
 	var l time.Duration
 	f, l, cd, hf, id = s.draw(h, k == reconnect.WebSocket)
 	mode := r.URL.Query().Get("mode")

@@ -50,7 +50,7 @@ func runStall(t *testing.T, n int, ws PathFault) ([]ClientResult, time.Duration,
 // timer, never before the limit after its CONNECTED (the last message it
 // received) and by the limit plus the sampling period (plus a margin for
 // a loaded machine's timers: 1.5 s), and was CONNECTED again.
-func checkStall(t *testing.T, res []ClientResult, limit, delta time.Duration, want reconnect.Transport) {
+func checkStall(t *testing.T, res []ClientResult, limit, delta time.Duration, want reconnect.TransportKind) {
 	t.Helper()
 	const slack = 1500 * time.Millisecond
 	for i, r := range res {

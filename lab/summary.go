@@ -17,7 +17,7 @@ type Summary struct {
 	Min, Median, P90, P99  time.Duration // over the clients that connected
 	Max, Mean              time.Duration
 	Why                    map[string]int // for clients not connected: their last state and reason
-	ByTransport            map[reconnect.Transport]int
+	ByTransport            map[reconnect.TransportKind]int
 	MeanWithHorizon        time.Duration // counting a client not connected as horizon, as the simulator does
 	horizonForNotConnected time.Duration
 }
@@ -25,7 +25,7 @@ type Summary struct {
 // Summarize summarizes results; a client that did not connect counts as
 // horizon in MeanWithHorizon.
 func Summarize(results []ClientResult, horizon time.Duration) Summary {
-	s := Summary{Clients: len(results), Why: map[string]int{}, ByTransport: map[reconnect.Transport]int{}, horizonForNotConnected: horizon}
+	s := Summary{Clients: len(results), Why: map[string]int{}, ByTransport: map[reconnect.TransportKind]int{}, horizonForNotConnected: horizon}
 	var ts []time.Duration
 	var total time.Duration
 	for _, r := range results {
@@ -77,7 +77,7 @@ func (s Summary) String() string {
 	if s.Connected > 0 {
 		fmt.Fprintf(&b, "; time to CONNECTED min %v median %v p99 %v", round(s.Min), round(s.Median), round(s.P99))
 		var kinds []string
-		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 			if n := s.ByTransport[k]; n > 0 {
 				kinds = append(kinds, fmt.Sprintf("%d %v", n, k))
 			}

@@ -72,7 +72,7 @@ func (c *Client) query() string {
 
 // Open opens a transport of kind k to host in mode m; rep receives its
 // events. It returns at once; the connection proceeds in the background.
-func (c *Client) Open(k reconnect.Transport, host string, m reconnect.Mode, rep Reporter) Conn {
+func (c *Client) Open(k reconnect.TransportKind, host string, m reconnect.Mode, rep Reporter) Conn {
 	if k == reconnect.WebSocket {
 		return c.openWebSocket(host, m, rep)
 	}

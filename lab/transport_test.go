@@ -12,7 +12,7 @@ import (
 )
 
 func TestTransportsConnectAndClose(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			s, c := newServer(t, Options{})
 			rep, ch := recorder()
@@ -33,7 +33,7 @@ func TestTransportsConnectAndClose(t *testing.T) {
 }
 
 func TestCloseClosesOnTheWire(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			events := make(chan ServerEvent, 64)
 			s, c := newServer(t, Options{OnEvent: func(e ServerEvent) { events <- e }})
@@ -64,7 +64,7 @@ func TestCloseClosesOnTheWire(t *testing.T) {
 func TestTransportFailures(t *testing.T) {
 	cases := []struct {
 		name  string
-		kind  reconnect.Transport
+		kind  reconnect.TransportKind
 		host  string
 		fault HostFault
 		want  reconnect.Failure
@@ -98,7 +98,7 @@ func TestTransportFailures(t *testing.T) {
 }
 
 func TestTransportKilledAndDropped(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String()+"/before CONNECTED", func(t *testing.T) {
 			s, c := newServer(t, Options{})
 			_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{KillBeforeConnected: 1}, HTTP: PathFault{KillBeforeConnected: 1}})
@@ -131,7 +131,7 @@ func TestTransportKilledAndDropped(t *testing.T) {
 }
 
 func TestBlackholedTransportClosesOnRequest(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			s, c := newServer(t, Options{})
 			_ = s.SetFault(s.Primary(), HostFault{WebSocket: PathFault{Blackhole: 1}, HTTP: PathFault{Blackhole: 1}})
@@ -171,7 +171,7 @@ func TestConnectivityCheck(t *testing.T) {
 // after CONNECTED on both transports; the client hands it to OnMessage,
 // and every request it makes carries Client.Query.
 func TestMessageAndQuery(t *testing.T) {
-	for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+	for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 		t.Run(k.String(), func(t *testing.T) {
 			queries := make(chan string, 64)
 			s, err := NewServer(Options{Message: "hello there"})

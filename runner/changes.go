@@ -25,6 +25,20 @@ type StateChange struct {
 	// when another transport became the active one (the upgrade websocket
 	// taking over from HTTP).
 	Reason engine.Reason
+	// TransportKind is the kind of the transport the change names (see
+	// TransportID below); NoTransport when it names none.
+	TransportKind reconnect.TransportKind
+	// Update is true for an UPDATE (RTN4h): the connection stays
+	// CONNECTED (From and To are both engine.Connected) and Reason says
+	// what changed. Code that switches on To sees a CONNECTED it already
+	// saw: check Update first to tell them apart.
+	Update bool
+	// Stopped is true for the runner's last change, to CLOSED with
+	// engine.ReasonClosed, when its context is done in any state but
+	// CLOSED or FAILED (see New); the engine did not make it. A runner
+	// stopped in CLOSED or FAILED delivers no such change: Done is the
+	// signal that it has stopped.
+	Stopped bool
 	// RetryIn is the delay before the next attempt, for a change to
 	// DISCONNECTED or SUSPENDED (RTN14d, RTN14e); 0 otherwise, and 0 for
 	// the DISCONNECTED of an immediate reconnect (RTN15a).
@@ -38,25 +52,25 @@ type StateChange struct {
 	// message carried (RTN15c7, RTN24: a resume the server could not
 	// honour, say), which is the connection's errorReason from then on.
 	Failure reconnect.Failure
-	// Transport and Host are the kind and host of the active transport,
-	// for a change to CONNECTED and for an Update (for ReasonTransport,
-	// the transport that has just become active); zero otherwise.
-	Transport reconnect.Transport
-	Host      string
-	// Update is true for an UPDATE (RTN4h): the connection stays
-	// CONNECTED (From and To are both engine.Connected) and Reason says
-	// what changed. Code that switches on To sees a CONNECTED it already
-	// saw: check Update first to tell them apart.
-	Update bool
+	// TransportID, TransportKind and Host name the transport the change
+	// concerns, and Transport is what Dialer.Open returned for it (nil
+	// while its Open has not returned): the transport whose report or
+	// timer caused the change (its CONNECTED, its failure or drop, its
+	// connect or idle timeout, its fatal error), for the first change an
+	// event makes; else, for a change from CONNECTED or CLOSING, the
+	// transport that was active (NetworkDown's, Close's CLOSING and
+	// CLOSED, Runner.Fatal's, the stop's). An Update names the active
+	// transport (for ReasonTransport, the one that has just become
+	// active). All zero when no transport is concerned: a change from
+	// INITIALIZED, DISCONNECTED, SUSPENDED, CLOSED or FAILED that no
+	// transport caused (Connect, a retry, a check's answer), and the
+	// second change of an immediate reconnect (DISCONNECTED → CONNECTING).
+	TransportID engine.TransportID
+	Host        string
+	Transport   Transport
 	// Missed is how many changes before this one were dropped because
 	// Options.OnStateChange fell MaxQueuedChanges behind; usually 0.
 	Missed int
-	// Stopped is true for the runner's last change, to CLOSED with
-	// engine.ReasonClosed, when its context is done in any state but
-	// CLOSED or FAILED (see New); the engine did not make it. A runner
-	// stopped in CLOSED or FAILED delivers no such change: Done is the
-	// signal that it has stopped.
-	Stopped bool
 }
 
 // changeQueue holds the state changes waiting for OnStateChange, in
@@ -102,11 +116,11 @@ func (q *changeQueue) pop() StateChange {
 
 // callOnChange calls OnStateChange; a change whose callback panicked
 // counts as delivered.
-func (r *Runner) callOnChange(c StateChange) {
+func (r *Runner) callOnChange(c *StateChange) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("OnStateChange", 0, v)
 		}
 	}()
-	r.set.onChange(c)
+	r.set.onChange(*c)
 }

@@ -32,10 +32,21 @@ import (
 //	  io.ErrUnexpectedEOF, any other *net.OpError FailureUnreachable
 //	anything else (context.Canceled included) FailureOther
 //
+// The Failure carries err itself (reconnect.Failure.WithError): the state
+// change it causes, Runner.LastError and the SDK's own error reporting
+// show it, and errors.Is and errors.As on the Failure see err's chain (a
+// *net.OpError, a *tls.CertificateVerificationError, the SDK's own
+// wrapping). A nil err attaches nothing.
+//
 // A websocket that closes with a close status is classified by
 // CloseStatusFailure: pass the status your websocket library reports (for
 // github.com/coder/websocket, websocket.CloseStatus(err)).
 func Classify(err error, resp *http.Response) reconnect.Failure {
+	return classify(err, resp).WithError(err)
+}
+
+// classify is Classify without the error attached.
+func classify(err error, resp *http.Response) reconnect.Failure {
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols && (resp.StatusCode < 200 || resp.StatusCode > 299) {
 		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: resp.StatusCode, Server: resp.Header.Get("Server")}
 	}
@@ -85,15 +96,22 @@ func Classify(err error, resp *http.Response) reconnect.Failure {
 //	  errors, 3000–4999 application statuses,
 //	  -1 for "no close frame seen" included)     FailureOther
 //
-// A status of -1 is what github.com/coder/websocket's CloseStatus returns
-// for an error that is not a close frame: classify that error with
-// Classify instead.
+// The Failure's Code is the status (none for 1000, the zero Failure, nor
+// for a value beyond int32, which is no close status); a
+// transport that has the close error too attaches it with
+// reconnect.Failure.WithError. A status of -1 is what
+// github.com/coder/websocket's CloseStatus returns for an error that is
+// not a close frame: classify that error with Classify instead.
 func CloseStatusFailure(status int) reconnect.Failure {
 	switch status {
 	case 1000:
 		return reconnect.Failure{}
 	case 1001, 1006, 1011, 1012, 1013, 1014:
-		return reconnect.Failure{Kind: reconnect.FailureUnreachable}
+		return reconnect.Failure{Kind: reconnect.FailureUnreachable, Code: int32(status)}
 	}
-	return reconnect.Failure{Kind: reconnect.FailureOther}
+	f := reconnect.Failure{Kind: reconnect.FailureOther}
+	if int(int32(status)) == status { // a status beyond int32 is no close status: no code
+		f.Code = int32(status)
+	}
+	return f
 }

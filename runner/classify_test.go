@@ -3,6 +3,7 @@ package runner_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,8 +21,21 @@ func TestClassifyRealLoopbackErrors(t *testing.T) {
 		if err == nil && resp == nil {
 			t.Fatal("the setup produced no error")
 		}
-		if got := runner.Classify(err, resp); got.Kind != want {
+		got := runner.Classify(err, resp)
+		if got.Kind != want {
 			t.Errorf("Classify(%v) = %v, want %v", err, got, want)
+		}
+		// The chain is kept: errors.Is finds err itself, and errors.As
+		// each error of its chain.
+		if err != nil && (!errors.Is(got, err) || got.Unwrap() != err) {
+			t.Errorf("Classify(%v) lost the error: Unwrap() = %v", err, got.Unwrap())
+		}
+		var op *net.OpError
+		if errors.As(err, &op) {
+			var again *net.OpError
+			if !errors.As(got, &again) || again != op {
+				t.Errorf("errors.As on Classify(%v) found %v, want %v", err, again, op)
+			}
 		}
 	}
 	t.Run("refused", func(t *testing.T) {
@@ -103,6 +117,11 @@ func TestClassifyRealLoopbackErrors(t *testing.T) {
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		kind(t, context.Canceled, nil, reconnect.FailureOther)
+		wrapped := fmt.Errorf("sdk: dial: %w", context.Canceled)
+		kind(t, wrapped, nil, reconnect.FailureOther)
+		if f := runner.Classify(wrapped, nil); !errors.Is(f, context.Canceled) {
+			t.Errorf("errors.Is(%v, context.Canceled) = false", f)
+		}
 		kind(t, errors.New("not a network error"), nil, reconnect.FailureOther)
 	})
 	if f := runner.Classify(nil, nil); f != (reconnect.Failure{}) {
@@ -133,6 +152,12 @@ func pair(t *testing.T, server func(net.Conn)) net.Conn {
 	return c
 }
 
+func TestCloseStatusFailureBeyondInt32HasNoCode(t *testing.T) {
+	if got := runner.CloseStatusFailure(1 << 40); got != (reconnect.Failure{Kind: reconnect.FailureOther}) {
+		t.Errorf("CloseStatusFailure(1<<40) = %#v, want FailureOther without a code", got)
+	}
+}
+
 func TestCloseStatusFailure(t *testing.T) {
 	for status, want := range map[int]reconnect.FailureKind{
 		1000: reconnect.FailureNone, 1001: reconnect.FailureUnreachable, 1006: reconnect.FailureUnreachable,
@@ -140,8 +165,13 @@ func TestCloseStatusFailure(t *testing.T) {
 		1014: reconnect.FailureUnreachable, 1002: reconnect.FailureOther, 1008: reconnect.FailureOther,
 		4000: reconnect.FailureOther, -1: reconnect.FailureOther, 0: reconnect.FailureOther,
 	} {
-		if got := runner.CloseStatusFailure(status); got.Kind != want {
+		got := runner.CloseStatusFailure(status)
+		if got.Kind != want {
 			t.Errorf("CloseStatusFailure(%d) = %v, want %v", status, got, want)
+		}
+		// The status is the Failure's Code; a clean close is the zero Failure.
+		if wantCode := int32(status); status == 1000 && got != (reconnect.Failure{}) || status != 1000 && got.Code != wantCode {
+			t.Errorf("CloseStatusFailure(%d) = %#v, want Code %d", status, got, wantCode)
 		}
 	}
 }

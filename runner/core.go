@@ -30,7 +30,11 @@ type core struct {
 	clock      *time.Timer // set for the earliest of timers
 	armed      time.Time   // when clock fires; zero when stopped or fired
 	activeID   engine.TransportID
-	live       sampler // the active transport's activity, for the idle timer (liveness.go)
+	live       sampler       // the active transport's activity, for the idle timer (liveness.go)
+	st         stepInfo      // the step being performed (notice.go)
+	gone       []*reporter   // the transports the step disposed of, for its state changes
+	reason     engine.Reason // of the last state change
+	waits      []*waiter     // WaitConnected calls waiting (wait.go)
 }
 
 type liveTransport struct {
@@ -41,6 +45,7 @@ type liveTransport struct {
 type liveTimer struct {
 	id   engine.TimerID
 	kind engine.TimerKind
+	tr   engine.TransportID // a TimerConnect's transport
 	due  time.Time
 }
 
@@ -54,6 +59,7 @@ type scratch struct {
 	ops     []op
 	opens   []*reporter
 	checks  []check
+	wakes   []*waiter // WaitConnected answers, sent after the calls queued before them
 	// active is what Active returns from now, when activeSet.
 	active    Transport
 	activeRep *reporter
@@ -79,6 +85,7 @@ type check struct {
 type item struct {
 	kind itemKind
 	ev   engine.Event
+	w    *waiter // itemWait
 }
 
 type itemKind uint8
@@ -87,16 +94,28 @@ const (
 	itemEvent  itemKind = iota // feed ev to the engine
 	itemTimers                 // the clock fired: feed the timers that are due
 	itemStop                   // the context is done
+	itemWait                   // WaitConnected: register w
 )
 
 // step feeds one event to the engine at now and performs the actions it
 // returns.
 func (c *core) step(now time.Time, ev engine.Event) {
+	c.stepTimer(now, ev, 0, ev.Transport)
+}
+
+// stepTimer is step for an event with what the runner knows of it: the
+// kind of the timer that fired and the transport the event concerns (see
+// stepInfo).
+func (c *core) stepTimer(now time.Time, ev engine.Event, timer engine.TimerKind, subject engine.TransportID) {
+	c.st = stepInfo{kind: ev.Kind, timer: timer, subject: subject, from: c.state, active: c.activeID}
+	c.gone = c.gone[:0]
 	sc := c.out
 	sc.actions = c.eng.Step(now, ev, sc.actions[:0])
 	for i := range sc.actions {
 		c.perform(now, &sc.actions[i])
 	}
+	// c.gone keeps its pointers until the next step overwrites them: the
+	// runner's own slots, alive anyway (clearing them costs every step).
 }
 
 func (c *core) perform(now time.Time, a *engine.Action) {
@@ -108,13 +127,18 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 		c.transports = append(c.transports, liveTransport{id: a.Transport, rep: rep})
 		c.out.opens = append(c.out.opens, rep)
 	case engine.ActionDisposeTransport:
-		c.dispose(a.Transport)
+		c.dispose(a.Transport, c.causeFor(a.Transport))
 	case engine.ActionActivateTransport:
+		// The engine disposes of the transport active before, if any,
+		// first (an upgrade): its Deactivated came with that.
 		if lt := c.transport(a.Transport); lt != nil {
 			c.activeID = a.Transport
 			lt.rep.wasActive = true
 			// Its reports waited for Open: t is set, and was before the
 			// report that led here was queued.
+			if lt.rep.notify&notifyActive != 0 {
+				c.out.ops = append(c.out.ops, op{kind: opActivated, rep: lt.rep, t: lt.rep.t})
+			}
 			c.out.setActive(lt.rep.t, lt.rep)
 			if c.state == engine.Closing {
 				// Closed while connecting, this transport connected
@@ -123,7 +147,7 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 			}
 		}
 	case engine.ActionStartTimer:
-		c.timers = append(c.timers, liveTimer{id: a.Timer, kind: a.TimerKind, due: a.Due})
+		c.timers = append(c.timers, liveTimer{id: a.Timer, kind: a.TimerKind, tr: a.Transport, due: a.Due})
 		if a.TimerKind == engine.TimerIdle {
 			c.idleStarted(now, a.Due)
 		}
@@ -154,12 +178,11 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 func (c *core) changeState(now time.Time, a *engine.Action) {
 	sc := c.out
 	ch := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
-	if a.To == engine.Connected {
-		if lt := c.transport(c.activeID); lt != nil {
-			ch.Transport, ch.Host = lt.rep.req.Kind, lt.rep.req.Host
-		}
+	c.name(&ch, c.subject(a.From))
+	c.state, c.reason = a.To, a.Reason
+	if len(c.waits) > 0 {
+		c.settle(&ch)
 	}
-	c.state = a.To
 	if a.To != engine.Connected && a.To != engine.Closing {
 		sc.setActive(nil, nil)
 	}
@@ -176,27 +199,41 @@ func (c *core) changeState(now time.Time, a *engine.Action) {
 // The state goes CLOSED unless it is CLOSED or FAILED already, with one
 // last change (see New).
 func (c *core) stop() {
+	c.st = stepInfo{from: c.state, active: c.activeID}
+	c.gone = c.gone[:0]
 	for len(c.transports) > 0 {
-		c.dispose(c.transports[0].id)
+		c.dispose(c.transports[0].id, CauseStopped)
 	}
 	c.timers = c.timers[:0]
 	c.stopClock()
 	c.out.setActive(nil, nil)
 	from := c.state
 	if from == engine.Closed || from == engine.Failed {
+		clear(c.gone) // no WaitConnected waits: only CONNECTING holds them
 		return
 	}
-	c.state = engine.Closed
-	c.out.changes = append(c.out.changes, StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true})
+	c.state, c.reason = engine.Closed, engine.ReasonClosed
+	ch := StateChange{At: time.Now(), From: from, To: engine.Closed, Reason: engine.ReasonClosed, Stopped: true}
+	c.name(&ch, c.st.active)
+	c.out.changes = append(c.out.changes, ch)
+	if len(c.waits) > 0 {
+		c.settle(&ch)
+	}
+	clear(c.gone)
 }
 
-// dispose gives transport id up: it is closed (see effects) and forgotten.
-func (c *core) dispose(id engine.TransportID) {
+// dispose gives transport id up, for why: it is closed (see effects),
+// told why, and forgotten; the active transport is deactivated first.
+func (c *core) dispose(id engine.TransportID, why Cause) {
 	for i := range c.transports {
 		if lt := c.transports[i]; lt.id == id {
-			if t := lt.rep.dispose(); t != nil {
-				c.out.ops = append(c.out.ops, op{kind: opClose, rep: lt.rep, t: t, active: lt.rep.wasActive})
+			p := lt.rep
+			p.cause = why // before dispose: Open's goroutine reads it once it sees the transport disposed
+			if t := p.dispose(); t != nil {
+				deact := id == c.activeID && p.notify&notifyActive != 0
+				c.out.ops = append(c.out.ops, op{kind: opClose, cause: why, active: p.wasActive, deactivate: deact, rep: p, t: t})
 			} // else Open has not returned: its goroutine closes what it returns
+			c.gone = append(c.gone, p)
 			if id == c.activeID {
 				c.activeID = 0
 				c.out.setActive(nil, nil)
@@ -226,6 +263,52 @@ func (c *core) transport(id engine.TransportID) *liveTransport {
 	for i := range c.transports {
 		if c.transports[i].id == id {
 			return &c.transports[i]
+		}
+	}
+	return nil
+}
+
+// subject is the transport a state change from state from names: the
+// one the step's event names, for the step's first change; else, for a
+// change from CONNECTED or CLOSING, the transport active before the step
+// (a drop's, NetworkDown's, Close's, a fatal error's); else none.
+func (c *core) subject(from engine.State) engine.TransportID {
+	if id := c.st.subject; id != 0 {
+		c.st.subject = 0
+		return id
+	}
+	if from == engine.Connected || from == engine.Closing {
+		return c.st.active
+	}
+	return 0
+}
+
+// name fills in the transport ch names: transport id's ID, kind and host,
+// and the Transport Open returned for it once Open has returned; nothing
+// for 0 or a transport the runner no longer knows.
+func (c *core) name(ch *StateChange, id engine.TransportID) {
+	if id == 0 {
+		return
+	}
+	p := c.known(id)
+	if p == nil {
+		return
+	}
+	ch.TransportID, ch.TransportKind, ch.Host = id, p.req.Kind, p.req.Host
+	if p.state.Load()&flagOpened != 0 {
+		ch.Transport = p.t
+	}
+}
+
+// known returns the slot of transport id: a live one, or one the step
+// disposed of; nil for none.
+func (c *core) known(id engine.TransportID) *reporter {
+	if lt := c.transport(id); lt != nil {
+		return lt.rep
+	}
+	for _, p := range c.gone {
+		if p.id == id {
+			return p
 		}
 	}
 	return nil

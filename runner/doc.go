@@ -5,9 +5,12 @@
 //
 // The SDK gives New an engine.Config and a Dialer that opens its
 // transports; it calls Connect, Close, NetworkUp, NetworkDown and Authorize
-// (for Auth#authorize, RTC8), sends messages through Active, and hears
-// about state changes through Options.OnStateChange. Classify turns the
-// Go errors its transports meet into the reconnect.Failure they report.
+// (for Auth#authorize, RTC8), waits for the first attempt's outcome with
+// WaitConnected, sends messages through Active, and hears about state
+// changes through Options.OnStateChange; its transports hear when they
+// become and stop being the active one, and why (Notified, CauseCloser).
+// Classify turns the Go errors its transports meet into the
+// reconnect.Failure they report, keeping the error inside it.
 // The engine's own details (timer and transport IDs, fired timers, when to
 // send CLOSE) stay inside the runner.
 //
@@ -79,6 +82,36 @@
 // report a timeout: the runner gives each transport Timeouts.Connect
 // (realtimeRequestTimeout unless set) to connect and fails it with
 // FailureTimeout itself.
+//
+// # Transport notices
+//
+// A transport follows the runner through the calls the runner makes into
+// it, with no state machine of its own: a Transport that implements
+// Notified hears Activated when the engine makes it the connection's
+// active transport, and Deactivated(why) when it stops being it; one that
+// implements CauseCloser is closed with CloseFor(why) in place of Close.
+// Both interfaces are optional, checked once per transport when
+// Dialer.Open returns. For one transport the calls come in this order,
+// each once at most: Activated, RequestClose (a close), Deactivated(why)
+// (only after Activated), then Close or CloseFor(why), always last. They
+// are the runner's calls into the transport, made as every such call is
+// (see "Goroutines"), and each comes before anything else the runner does
+// with that transport from then on: Active returns a Notified transport
+// only once its Activated has returned, and no longer returns it by the
+// time Deactivated is called; the state change or update the same event
+// makes is delivered after the calls.
+//
+// The Cause is derived from the event that made the engine give the
+// transport up, the first rule that matches: a fatal error (CauseFatal);
+// anything while the connection was CLOSING, or Close itself
+// (CauseCloseRequested); the transport's own Failed or Closed
+// (CauseEnded); NetworkDown (CauseNetworkDown); another transport
+// turning viable or connected, the upgrade among them (CauseSuperseded);
+// its connect timer (CauseConnectTimeout); the idle timer
+// (CauseIdleTimeout); the runner stopping (CauseStopped); anything else
+// (CauseAbandoned, or CauseFatal when the same event makes the connection
+// FAILED). A StateChange names the transport it concerns (TransportID,
+// TransportKind, Host, and the Transport value Open returned).
 //
 // # Updates
 //
@@ -166,14 +199,16 @@
 //   - Dialer.Open runs on a goroutine of its own for each transport, so a
 //     blocking Open stalls nothing; Opens of different transports may
 //     overlap.
-//   - RequestClose and Close, one call at a time in the order the engine
-//     decided them, and OnStateChange, one change at a time in order, run
-//     on a goroutine of the runner's, started while there is such work, so
-//     an idle connection (connected, or closed) holds no goroutine of the
-//     runner's; the Close of a transport given up while its Open ran runs
-//     on that Open's goroutine. While OnStateChange runs, the transport
-//     calls go on on another goroutine: a slow callback delays later
-//     changes, never the connection.
+//   - The calls into a Transport (RequestClose, Close, and the notices
+//     Activated, Deactivated and CloseFor), one call at a time in the
+//     order the engine decided them, and OnStateChange, one change at a
+//     time in order, run on a goroutine of the runner's, started while
+//     there is such work, so an idle connection (connected, or closed)
+//     holds no goroutine of the runner's; the Close (or CloseFor) of a
+//     transport given up while its Open ran runs on that Open's
+//     goroutine. While OnStateChange runs, the transport calls go on on
+//     another goroutine: a slow callback delays later changes, never the
+//     connection.
 //   - The checks run on goroutines of their own, bounded by their
 //     timeouts, with or without Inline.
 //
@@ -182,19 +217,19 @@
 //
 // # Inline calls
 //
-// With Options.Inline the runner calls Dialer.Open, a Transport's
-// RequestClose and Close, and OnStateChange on the goroutine that brought
+// With Options.Inline the runner calls Dialer.Open, a Transport's methods
+// (the notices too), and OnStateChange on the goroutine that brought
 // the event, inside the SDK's call into the Runner or a Reporter, after
 // the engine has run and with none of the runner's locks held, and starts
 // no goroutine for them (docs/runner.md in the repository says what that
 // saves). The SDK that sets it promises:
 //
-//   - OnStateChange, RequestClose and Close never take a lock that the SDK
-//     holds while it calls the Runner or a Reporter (Go's locks are not
-//     reentrant: that would deadlock).
+//   - OnStateChange and a Transport's methods never take a lock that the
+//     SDK holds while it calls the Runner or a Reporter (Go's locks are
+//     not reentrant: that would deadlock).
 //   - Close never waits for a goroutine that may be inside a call to a
 //     Reporter (a reading goroutine that reports Closed, say).
-//   - Open, OnStateChange, RequestClose and Close return promptly: Open
+//   - Open, OnStateChange and a Transport's methods return promptly: Open
 //     starts the dial on a goroutine of the transport's and never dials
 //     itself, since the SDK's call that caused it waits for it, and so do
 //     the connection's other events.
@@ -207,8 +242,8 @@
 // connection's path: a slow OnStateChange delays the next events (their
 // calls still return at once). The stop is the one exception: when the
 // context is done the runner stops, closing the transports, even while
-// another goroutine is in the SDK's code. An event's RequestClose and
-// Close calls come before its state changes; as without Inline, each
+// another goroutine is in the SDK's code. An event's calls into its
+// transports come before its state changes; as without Inline, each
 // change is delivered once, in order, and a panic is recovered on the
 // goroutine where it happens.
 //

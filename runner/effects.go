@@ -4,28 +4,33 @@ import "github.com/reconnect-go/reconnect"
 
 // The effects are the calls into the SDK's code that running the engine
 // decides on, made outside the engine's turn and on the runner's own
-// goroutines: the transports' RequestClose and Close (r.sh.ops, one call
-// at a time, in the order decided) and OnStateChange (r.sh.changes, one
-// change at a time, in order). A goroutine in effects makes the transport
-// calls first, then delivers changes; while one goroutine is inside
-// OnStateChange, transport calls go on on another, so a slow callback
-// delays later changes, never a transport.
+// goroutines: the calls into the transports (r.sh.ops, one call at a
+// time, in the order decided) and OnStateChange (r.sh.changes, one change
+// at a time, in order). A change is delivered once the transport calls
+// queued before it are made; while one goroutine is inside OnStateChange,
+// transport calls go on on another, so a slow callback delays later
+// changes, never a transport.
 
 // op is one call to a transport.
 type op struct {
-	kind   opKind
-	rep    *reporter
-	t      Transport
-	active bool   // opClose: the transport was active once
-	gen    uint64 // opActivate: activeView.gen when it was queued
+	kind       opKind
+	cause      Cause // opClose: why (CloseFor, Deactivated)
+	active     bool  // opClose: the transport was active once
+	deactivate bool  // opClose: it is the active one and Notified: Deactivated first
+	rep        *reporter
+	t          Transport
+	gen        uint64  // opActivate: activeView.gen when it was queued
+	w          *waiter // opWake
 }
 
 type opKind uint8
 
 const (
-	opClose        opKind = iota // t.Close, then end Open's context
+	opClose        opKind = iota // t.Close (or CloseFor), then end Open's context
 	opRequestClose               // t.RequestClose
 	opActivate                   // Active returns t from now, unless it changed since
+	opActivated                  // t.Activated (a Notified transport)
+	opWake                       // answer WaitConnected's w (not a transport call)
 )
 
 // opQueue holds the transport calls waiting for an effects goroutine; the
@@ -65,14 +70,17 @@ func (r *Runner) effects() {
 		switch {
 		case sh.ops.waiting():
 			r.makeCalls()
-		case sh.changes.waiting():
-			// No transport call waits here unless a goroutine is making
-			// them (ops.busy), and that one looks again.
+		case sh.changes.waiting() && !sh.ops.busy:
+			// No transport call waits here, and none is being made: a
+			// change is delivered after the calls into the transports
+			// queued before it (an event's notices and Close come before
+			// its change). A goroutine making calls (ops.busy) looks at
+			// the changes again once it is done.
 			sh.changes.busy = true
 			sh.workers-- // inside a callback: not looking at the queues
 			c := sh.changes.pop()
 			r.mu.Unlock()
-			r.callOnChange(c)
+			r.callOnChange(&c) // by pointer: the effects goroutine's stack stays small (a new one starts at 2 KiB)
 			r.mu.Lock()
 			sh.changes.busy = false
 			sh.workers++
@@ -94,7 +102,14 @@ func (r *Runner) makeCalls() {
 	for _, o := range run {
 		switch o.kind {
 		case opClose:
-			r.closeTransport(o.rep, o.t)
+			if o.deactivate {
+				r.deactivated(o.rep, o.t, o.cause)
+			}
+			r.closeTransport(o.rep, o.t, o.cause)
+		case opActivated:
+			r.activated(o.rep, o.t)
+		case opWake:
+			o.w.done <- o.w.err
 		case opRequestClose:
 			r.requestClose(o.rep, o.t)
 		case opActivate:
@@ -130,15 +145,49 @@ func (r *Runner) requestClose(p *reporter, t Transport) {
 	t.RequestClose()
 }
 
-// closeTransport calls t.Close; the caller then releases p (see release).
-// A Close that panics counts as closed.
-func (r *Runner) closeTransport(p *reporter, t Transport) {
+// closeTransport calls t.Close, or t.CloseFor(why) for a CauseCloser; the
+// caller then releases p (see release). A Close that panics counts as
+// closed.
+func (r *Runner) closeTransport(p *reporter, t Transport, why Cause) {
+	if p.notify&notifyClose != 0 {
+		defer func() {
+			if v := recover(); v != nil {
+				r.recovered("Transport.CloseFor", p.id, v)
+			}
+		}()
+		t.(CauseCloser).CloseFor(why)
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			r.recovered("Transport.Close", p.id, v)
 		}
 	}()
 	t.Close()
+}
+
+// activated calls t.Activated (t is Notified); one that panics closed the
+// transport with FailureOther, as RequestClose's does: the connection
+// drops and reconnects.
+func (r *Runner) activated(p *reporter, t Transport) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Activated", p.id, v)
+			p.reporter().Closed(reconnect.Failure{Kind: reconnect.FailureOther})
+		}
+	}()
+	t.(Notified).Activated()
+}
+
+// deactivated calls t.Deactivated(why) (t is Notified); one that panics
+// changes nothing: Close follows anyway.
+func (r *Runner) deactivated(p *reporter, t Transport, why Cause) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.recovered("Transport.Deactivated", p.id, v)
+		}
+	}()
+	t.(Notified).Deactivated(why)
 }
 
 // maxFree is how many released slots a runner keeps for later transports:

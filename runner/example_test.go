@@ -51,7 +51,7 @@ func Example() {
 	r.Connect()
 	for c := <-changes; ; c = <-changes {
 		if c.To == engine.Connected {
-			fmt.Println(c.From, "→", c.To, "by", c.Transport, "to", c.Host)
+			fmt.Println(c.From, "→", c.To, "by", c.TransportKind, "to", c.Host)
 			break
 		}
 		fmt.Println(c.From, "→", c.To, c.Reason)

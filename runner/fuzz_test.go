@@ -28,6 +28,7 @@ func FuzzRunnerInterleavings(f *testing.F) {
 	f.Add([]byte{0, 4, 5, 6, 12, 1, 9, 2, 3, 0, 4, 5, 13})
 	f.Add([]byte{0, 7, 19, 8, 19, 10, 11, 0, 4, 6, 2, 0, 5, 5, 12, 12, 1, 14, 0})
 	f.Add([]byte{0, 12, 12, 12, 4, 8, 20, 9, 3, 2, 0, 21, 4, 5, 6, 7, 1, 15})
+	f.Add([]byte{0, 4, 6, 20, 0, 31, 5, 30, 6, 2, 4, 6, 3, 8, 9, 4, 7, 1, 10, 0, 4, 6, 12, 2, 21, 233, 6})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 300 {
 			data = data[:300]
@@ -41,6 +42,7 @@ func FuzzRunnerInterleavings(f *testing.F) {
 func fuzzRun(t *testing.T, data []byte, inline bool) {
 	ctx, cancel := context.WithCancel(t.Context())
 	d := newMemDialer()
+	d.notify = len(data)%2 == 1 // the transports implement Notified and CauseCloser, which check their order
 	net, ws := newMemCheck(), newMemCheck()
 	var mu sync.Mutex
 	var changes []StateChange
@@ -67,7 +69,7 @@ func fuzzRun(t *testing.T, data []byte, inline bool) {
 	// other transport that was ever active is closed: the runner closes
 	// the one it replaces before it makes B active.
 	twoActive := func() {
-		cur, _ := r.Active().(*memTransport)
+		cur := asMem(r.Active())
 		actMu.Lock()
 		defer actMu.Unlock()
 		if cur != nil && !slices.Contains(everActive, cur) {
@@ -80,7 +82,7 @@ func fuzzRun(t *testing.T, data []byte, inline bool) {
 		defer d.mu.Unlock()
 		for _, o := range everActive {
 			if o != cur && !o.closed {
-				if r.Active() != Transport(cur) {
+				if asMem(r.Active()) != cur {
 					return // Active changed since it was read: o may be its successor
 				}
 				t.Errorf("T%d active while T%d, active before, is open", cur.req.ID, o.req.ID)
@@ -133,8 +135,11 @@ func fuzzRun(t *testing.T, data []byte, inline bool) {
 		if c.RetryIn < 0 || c.RetryIn > 0 && c.To != engine.Disconnected && c.To != engine.Suspended {
 			t.Fatalf("change %d to %v with RetryIn %v", i, c.To, c.RetryIn)
 		}
-		if (c.To == engine.Connected) != (c.Transport != reconnect.NoTransport) {
-			t.Fatalf("change %d to %v by %v", i, c.To, c.Transport)
+		if c.To == engine.Connected && (c.TransportKind == reconnect.NoTransport || c.Transport == nil) {
+			t.Fatalf("change %d to %v by %v (%v)", i, c.To, c.TransportKind, c.Transport)
+		}
+		if (c.TransportID == 0) != (c.TransportKind == reconnect.NoTransport) || c.Transport != nil && c.TransportID == 0 {
+			t.Fatalf("change %d names T%d kind %v transport %v", i, c.TransportID, c.TransportKind, c.Transport)
 		}
 		if c.Stopped && i != len(changes)-1 {
 			t.Fatalf("change %d is the stop's but not the last", i)
@@ -182,12 +187,15 @@ func checkIdle(t *testing.T, r *Runner, d *memDialer) {
 	case st != engine.Connected && st != engine.Closing && act != nil:
 		t.Fatalf("%v with an active transport", st)
 	}
-	if mt, ok := act.(*memTransport); ok {
+	if mt := asMem(act); mt != nil {
 		d.mu.Lock()
-		closed := mt.closed
+		closed, activated := mt.closed, mt.activated
 		d.mu.Unlock()
 		if closed {
 			t.Fatalf("the active transport T%d is closed", mt.req.ID)
+		}
+		if d.notify && !activated {
+			t.Fatalf("Active returns T%d before its Activated", mt.req.ID)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func (c *core) fireIdle(id engine.TimerID) {
 		c.step(now, engine.Event{Kind: engine.EventActivity, Transport: lt.id, LastActivity: c.live.seen})
 	}
 	c.live.firing = true
-	c.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
+	c.stepTimer(now, engine.Event{Kind: engine.EventTimerFired, Timer: id}, engine.TimerIdle, c.activeID)
 	c.live.firing = false
 	c.idleStopped()
 }

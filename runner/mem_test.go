@@ -16,6 +16,7 @@ type memDialer struct {
 	opened map[engine.TransportID]*memTransport
 	log    []string // "open …", "dispose …", "close-request …", with times
 	start  time.Time
+	notify bool // Open returns notedMem transports
 }
 
 func newMemDialer() *memDialer {
@@ -28,6 +29,8 @@ type memTransport struct {
 	report  Reporter
 	closed  bool
 	closeRq bool
+	// activated, deactivated: the notices a notedMem heard.
+	activated, deactivated bool
 }
 
 func (d *memDialer) Open(_ context.Context, req OpenRequest, report Reporter) Transport {
@@ -36,7 +39,58 @@ func (d *memDialer) Open(_ context.Context, req OpenRequest, report Reporter) Tr
 	defer d.mu.Unlock()
 	d.opened[req.ID] = t
 	d.logf("open T%d %v %s %v", req.ID, req.Kind, req.Host, req.Mode)
+	if d.notify {
+		return notedMem{t}
+	}
 	return t
+}
+
+// notedMem is a memTransport that implements Notified and CauseCloser
+// (memDialer.notify) and panics when the notices break their order:
+// Activated once, before any close; Deactivated once, only after
+// Activated, before the close; CloseFor with a Cause, after Deactivated
+// if it was activated.
+type notedMem struct{ *memTransport }
+
+func (n notedMem) Activated() {
+	n.d.mu.Lock()
+	defer n.d.mu.Unlock()
+	if n.activated || n.closed {
+		panic(fmt.Sprintf("T%d activated again or after its close", n.req.ID))
+	}
+	n.activated = true
+}
+
+func (n notedMem) Deactivated(why Cause) {
+	n.d.mu.Lock()
+	defer n.d.mu.Unlock()
+	if !n.activated || n.deactivated || n.closed || why == CauseNone || why >= numCauses {
+		panic(fmt.Sprintf("T%d deactivated (%v) out of order", n.req.ID, why))
+	}
+	n.deactivated = true
+}
+
+func (n notedMem) CloseFor(why Cause) {
+	n.d.mu.Lock()
+	broken := why == CauseNone || why >= numCauses || n.activated && !n.deactivated
+	n.d.mu.Unlock()
+	if broken {
+		panic(fmt.Sprintf("T%d closed (%v) without a cause, or while still active", n.req.ID, why))
+	}
+	n.memTransport.Close()
+}
+
+func (n notedMem) Close() { panic("Close on a CauseCloser") }
+
+// asMem returns the memTransport t is, or nil.
+func asMem(t Transport) *memTransport {
+	switch t := t.(type) {
+	case *memTransport:
+		return t
+	case notedMem:
+		return t.memTransport
+	}
+	return nil
 }
 
 // logf records a line with the time since start; d.mu is held.

@@ -28,7 +28,7 @@ func (r *Runner) open(p *reporter) {
 	}
 	closed := !p.openDone(t)
 	if closed {
-		r.closeTransport(p, t)
+		r.closeTransport(p, t, p.cause) // set before the slot was marked disposed, which openDone saw
 	}
 	r.mu.Lock()
 	if closed {

@@ -19,18 +19,24 @@ import (
 //     Failed(FailureOther) and returned a Transport with nothing to close.
 //   - Transport.RequestClose: the transport closed with FailureOther, so a
 //     CLOSING connection goes CLOSED at once.
-//   - Transport.Close: the transport counts as closed; nothing more.
+//   - Transport.Close, CloseFor: the transport counts as closed; nothing
+//     more.
+//   - Transport.Activated (Notified): the transport closed with
+//     FailureOther, as for RequestClose: the connection drops and
+//     reconnects.
+//   - Transport.Deactivated: nothing; Close or CloseFor follows anyway.
 //   - A check (Options.CheckConnectivity, Options.CheckWebSocket): the
 //     check answered down.
 //   - Options.OnStateChange: that change counts as delivered; the next is
 //     delivered as usual.
 type PanicError struct {
 	// Where names what panicked: "Dialer.Open", "Transport.RequestClose",
-	// "Transport.Close", "CheckConnectivity", "CheckWebSocket" or
+	// "Transport.Close", "Transport.CloseFor", "Transport.Activated",
+	// "Transport.Deactivated", "CheckConnectivity", "CheckWebSocket" or
 	// "OnStateChange".
 	Where string
-	// Transport is the transport whose Open, RequestClose or Close
-	// panicked; 0 for a check or the callback.
+	// Transport is the transport whose Open or method panicked; 0 for a
+	// check or the callback.
 	Transport engine.TransportID
 	// Value is the value passed to panic.
 	Value any

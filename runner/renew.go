@@ -42,15 +42,16 @@ func (e *StatusError) Unwrap() error { return e.Err }
 // for a *StatusError anywhere in err's chain, else Classify(err, nil)
 // (FailureTimeout when the renewal's context ran out, FailureDNS,
 // FailureRefused or FailureUnreachable for a request that could not reach
-// the auth server, FailureOther for anything else). nil is the zero
-// Failure: the token was renewed.
+// the auth server, FailureOther for anything else), carrying err
+// (reconnect.Failure.WithError: errors.Is and errors.As see its chain).
+// nil is the zero Failure: the token was renewed.
 func RenewalFailure(err error) reconnect.Failure {
 	if err == nil {
 		return reconnect.Failure{}
 	}
 	var se *StatusError
 	if errors.As(err, &se) {
-		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: se.Status}
+		return reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: se.Status}.WithError(err)
 	}
 	f := Classify(err, nil)
 	if f.Kind == reconnect.FailureNone {

@@ -92,8 +92,9 @@ func TestTokenRenewalRefusedWith403Fails(t *testing.T) {
 		cs := rec.all()
 		last := cs[len(cs)-1]
 		want := reconnect.Failure{Kind: reconnect.FailureHTTPStatus, Status: 403}
-		if last.To != engine.Failed || last.Failure != want {
-			t.Fatalf("last change %+v, want FAILED with %v (RSA4d)", last, want)
+		var se *StatusError
+		if last.To != engine.Failed || last.Failure.WithError(nil) != want || !errors.As(last.Failure, &se) || se.Status != 403 {
+			t.Fatalf("last change %+v, want FAILED with %v carrying the *StatusError (RSA4d)", last, want)
 		}
 		if len(rn.calls()) != 1 {
 			t.Fatalf("RenewToken calls %v, want one", rn.calls())
@@ -168,8 +169,9 @@ func TestRenewalFailure(t *testing.T) {
 		{errors.New("no"), reconnect.Failure{Kind: reconnect.FailureOther}},
 		{ErrNoRenewToken, reconnect.Failure{Kind: reconnect.FailureOther}},
 	} {
-		if got := RenewalFailure(c.err); got != c.want {
-			t.Errorf("RenewalFailure(%v) = %v, want %v", c.err, got, c.want)
+		got := RenewalFailure(c.err)
+		if got.WithError(nil) != c.want || got.Unwrap() != c.err {
+			t.Errorf("RenewalFailure(%v) = %#v, want %v carrying the error", c.err, got, c.want)
 		}
 	}
 }

@@ -171,6 +171,11 @@ type reporter struct {
 	// wasActive: the engine activated the transport once. Owned by the
 	// goroutine running the engine.
 	wasActive bool
+	// notify: the optional interfaces t implements (notifyBits), set with
+	// t. cause: why the runner disposed of the transport, set by the
+	// goroutine running the engine before the slot is marked disposed.
+	notify uint8
+	cause  Cause
 
 	// t is what Open returned: set before flagOpened, read after it.
 	t Transport
@@ -212,7 +217,7 @@ func stateFor(id engine.TransportID) uint64 { return uint64(uint32(id)) << 32 }
 // says disposed until the last store here gives it the new ID.
 func (p *reporter) reset(id engine.TransportID, req OpenRequest) {
 	p.id, p.req, p.wasActive = id, req, false
-	p.t, p.nEarly, p.earlyF, p.earlyRTT = nil, 0, reconnect.Failure{}, 0
+	p.t, p.nEarly, p.earlyF, p.earlyRTT, p.notify, p.cause = nil, 0, reconnect.Failure{}, 0, 0, CauseNone
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
 	p.heard.Store(0)
 	p.state.Store(stateFor(id))
@@ -305,13 +310,12 @@ func (p *reporter) pass(ev engine.Event, s, want uint64) (hold bool) {
 	return false
 }
 
-// event is the engine's event for a report of kind k with failure f.
+// event is the engine's event for a report of kind k with failure f. A
+// fatal error fails the connection whichever transport said it: the engine
+// does not read Transport for it, which names the transport for the state
+// change and the notices.
 func (rp Reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
-	ev := engine.Event{Kind: k, Transport: rp.id, Failure: f}
-	if k == engine.EventFatal {
-		ev.Transport = 0 // a fatal error fails the connection, whichever transport said it
-	}
-	return ev
+	return engine.Event{Kind: k, Transport: rp.id, Failure: f}
 }
 
 // openDone records what Open returned and passes on the reports held back
@@ -320,7 +324,7 @@ func (rp Reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
 // runner still wants the transport; when it does not, the caller closes t.
 func (p *reporter) openDone(t Transport) bool {
 	p.mu.Lock()
-	p.t = t
+	p.t, p.notify = t, notifyBits(t)
 	var evs [len(p.early)]engine.Event
 	n := int(p.nEarly)
 	rp := p.reporter()

@@ -212,7 +212,9 @@ func (r *Runner) Fatal(f reconnect.Failure) {
 // before: when the engine replaces the active transport (an upgrade, or a
 // reconnect that connects before the dropped transport is closed), Active
 // returns nil, also while CONNECTED, until that Close has returned, which
-// is as long as the SDK's Close takes.
+// is as long as the SDK's Close takes. A transport that implements
+// Notified is returned only once its Activated has returned, and no
+// longer by the time its Deactivated is called.
 func (r *Runner) Active() Transport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -229,6 +231,19 @@ func (r *Runner) State() engine.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.sh.state
+}
+
+// LastError returns the connection's errorReason (RTN25): the failure
+// the most recent state change or update carried, as
+// engine.Engine.LastError says, after the last event the runner
+// processed; the zero Failure before any. It keeps the error a transport
+// attached (reconnect.Failure.WithError, Classify), so errors.Is and
+// errors.As on it see the SDK's own error. Like State, it may not show a
+// call's event yet: OnStateChange carries each change's own Failure.
+func (r *Runner) LastError() reconnect.Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sh.lastErr
 }
 
 // Preference returns the engine's transport preference after the last event

@@ -26,7 +26,7 @@ func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 		if r.Active() != Transport(http) {
 			t.Fatal("HTTP not active once connected")
 		}
-		if cs := rec.all(); cs[len(cs)-1].Transport != reconnect.HTTP {
+		if cs := rec.all(); cs[len(cs)-1].TransportKind != reconnect.HTTP {
 			t.Fatalf("CONNECTED by %v, want http", cs[len(cs)-1].Transport)
 		}
 		up := d.transport(3)
@@ -50,7 +50,7 @@ func TestActiveFollowsTheUpgradeFromHTTPToWebSocket(t *testing.T) {
 		}
 		// RTN4h: the SDK learns the new active transport from an UPDATE.
 		if c := cs[2]; !c.Update || c.From != engine.Connected || c.To != engine.Connected ||
-			c.Reason != engine.ReasonTransport || c.Transport != reconnect.WebSocket || c.Host != up.req.Host {
+			c.Reason != engine.ReasonTransport || c.TransportKind != reconnect.WebSocket || c.Host != up.req.Host {
 			t.Fatalf("after the upgrade %+v, want an update naming the websocket", c)
 		}
 	})

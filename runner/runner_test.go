@@ -249,7 +249,7 @@ func TestStateChangesCarryTheFailureThatCausedThem(t *testing.T) {
 		tr.report.Connected()
 		synctest.Wait()
 		cs = rec.all()
-		if c := cs[len(cs)-1]; c.To != engine.Connected || c.Transport != reconnect.WebSocket || c.Host != "rt.example.com" || c.Failure != (reconnect.Failure{}) {
+		if c := cs[len(cs)-1]; c.To != engine.Connected || c.TransportKind != reconnect.WebSocket || c.Host != "rt.example.com" || c.Failure != (reconnect.Failure{}) {
 			t.Fatalf("change %+v, want CONNECTED by websocket to rt.example.com", c)
 		}
 		drop := reconnect.Failure{Kind: reconnect.FailureDisconnected, Status: 503}

@@ -14,8 +14,6 @@ import (
 // a new active transport, an error). It names the active transport.
 func (c *core) update(now time.Time, a *engine.Action) {
 	ch := StateChange{At: now, From: engine.Connected, To: engine.Connected, Reason: a.Reason, Failure: a.Failure, Update: true}
-	if lt := c.transport(c.activeID); lt != nil {
-		ch.Transport, ch.Host = lt.rep.req.Kind, lt.rep.req.Host
-	}
+	c.name(&ch, c.activeID)
 	c.out.changes = append(c.out.changes, ch)
 }

@@ -37,7 +37,7 @@ func TestConnectedWithCarriesTheErrorAndDetailsGiveAnUpdate(t *testing.T) {
 			t.Fatalf("changes %+v, want two updates after CONNECTED", cs)
 		}
 		want := StateChange{At: cs[2].At, From: engine.Connected, To: engine.Connected, Reason: engine.ReasonDetails,
-			Failure: reauth, Transport: reconnect.WebSocket, Host: tr.req.Host, Update: true}
+			Failure: reauth, TransportID: 1, TransportKind: reconnect.WebSocket, Host: tr.req.Host, Transport: tr, Update: true}
 		if cs[2] != want {
 			t.Fatalf("update %+v, want %+v", cs[2], want)
 		}

@@ -22,12 +22,13 @@ type shell struct {
 	workers  int   // goroutines in effects that will look at the queues again
 	state    engine.State
 	pref     reconnect.Preference
-	active   activeView  // what Active returns
-	ops      opQueue     // transport calls waiting for an effects goroutine
-	changes  changeQueue // state changes waiting for OnStateChange
-	opens    []*reporter // transports waiting for their Open
-	opening  tally       // Dialer.Open calls queued or running
-	free     []*reporter // slots released by the effects, for the core's spare
+	lastErr  reconnect.Failure // what LastError returns
+	active   activeView        // what Active returns
+	ops      opQueue           // transport calls waiting for an effects goroutine
+	changes  changeQueue       // state changes waiting for OnStateChange
+	opens    []*reporter       // transports waiting for their Open
+	opening  tally             // Dialer.Open calls queued or running
+	free     []*reporter       // slots released by the effects, for the core's spare
 }
 
 // activeView is what Active returns, and what holds a new one back.
@@ -220,6 +221,9 @@ func (r *Runner) drain() {
 		last := len(c.batch) - 1
 		for i, it := range c.batch {
 			if it.kind != itemStop && r.set.ctx.Err() != nil {
+				if it.kind == itemWait {
+					it.w.done <- &ConnectError{State: c.state, Stopped: true}
+				}
 				continue // stopping: no engine step once the context is done
 			}
 			switch it.kind {
@@ -231,6 +235,8 @@ func (r *Runner) drain() {
 				c.fireDue()
 			case itemStop:
 				c.stop()
+			case itemWait:
+				c.wait(it.w)
 			}
 			if it.kind == itemStop {
 				break
@@ -259,6 +265,9 @@ func (r *Runner) drain() {
 func (r *Runner) publish() {
 	sh, sc := &r.sh, r.core.out
 	sh.state, sh.pref = r.core.state, r.core.eng.Preference()
+	if len(sc.changes) > 0 { // the engine's LastError changes only with a change or an update
+		sh.lastErr = r.core.eng.LastError()
+	}
 	if r.set.onChange != nil {
 		for _, c := range sc.changes {
 			sh.changes.push(c)
@@ -275,16 +284,22 @@ func (r *Runner) publish() {
 	sh.ops.queue = append(sh.ops.queue, sc.ops...)
 	if sc.activeSet {
 		// Active never returns a transport while one that was active
-		// before is still open: with such a Close still to be made, the
-		// new one is handed out by the effects once it has been.
+		// before is still open, nor a Notified one before its Activated
+		// has returned: with such a call still to be made (queued above),
+		// the new one is handed out by the effects once it has been.
 		sh.active.gen++
-		if sc.active != nil && sh.active.closing > 0 {
+		if sc.active != nil && (sh.active.closing > 0 || sc.activeRep.notify&notifyActive != 0) {
 			sh.ops.queue = append(sh.ops.queue, op{kind: opActivate, rep: sc.activeRep, t: sc.active, gen: sh.active.gen})
 		} else {
 			sh.active.t, sh.active.rep = sc.active, sc.activeRep
 		}
 		sc.active, sc.activeRep, sc.activeSet = nil, nil, false
 	}
+	for i, w := range sc.wakes {
+		r.wake(w)
+		sc.wakes[i] = nil
+	}
+	sc.wakes = sc.wakes[:0]
 	sh.opens = append(sh.opens, sc.opens...)
 	sh.opening.add(len(sc.opens))
 	if !r.set.inline {

@@ -79,13 +79,13 @@ func (c *core) fireDue() {
 			c.rearm(now)
 			return
 		}
-		id, kind := c.timers[i].id, c.timers[i].kind
+		id, kind, tr := c.timers[i].id, c.timers[i].kind, c.timers[i].tr
 		c.removeTimer(i)
 		if kind == engine.TimerIdle {
 			c.fireIdle(id)
 			continue
 		}
-		c.step(now, engine.Event{Kind: engine.EventTimerFired, Timer: id})
+		c.stepTimer(now, engine.Event{Kind: engine.EventTimerFired, Timer: id}, kind, tr)
 	}
 }
 

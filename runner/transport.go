@@ -16,7 +16,7 @@ import (
 // 1, 2, 3, … in the order the runner opens transports.
 type OpenRequest struct {
 	ID   engine.TransportID
-	Kind reconnect.Transport
+	Kind reconnect.TransportKind
 	Host string
 	Mode reconnect.Mode
 }
@@ -55,7 +55,10 @@ type Dialer interface {
 
 // Transport is one transport the SDK opened for the runner. The SDK's own
 // type adds what it needs for messages (Send, …); Runner.Active returns it
-// so the SDK can type-assert it back.
+// so the SDK can type-assert it back. It may also implement Notified (to
+// hear when it becomes and stops being the active transport, and why) and
+// CauseCloser (to hear why it is closed): see "Transport notices" in the
+// package doc.
 //
 // The runner calls these methods one call at a time, in the order the
 // engine decided them, on the goroutines said under "Goroutines" and
@@ -74,7 +77,8 @@ type Transport interface {
 	RequestClose()
 	// Close closes the transport at once and releases everything it holds
 	// (sockets, requests, goroutines). The runner calls it exactly once,
-	// when the engine disposes of the transport or the runner stops; after
-	// it the runner ignores the transport's reports.
+	// when the engine disposes of the transport or the runner stops (or
+	// CloseFor in its place, for a CauseCloser); after it the runner
+	// ignores the transport's reports.
 	Close()
 }

@@ -101,7 +101,7 @@ type faults struct {
 
 // route is a transport to a host.
 type route struct {
-	transport reconnect.Transport
+	transport reconnect.TransportKind
 	host      string
 }
 
@@ -180,7 +180,12 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		return err
 	}
 	want := f.expect()
-	c.Connect()
+	if err := c.Connect(ctx); err != nil {
+		// Under every fault here the first attempt connects in the end
+		// (another transport, another host); a real SDK returns this to
+		// its user, and the runner goes on retrying.
+		return fmt.Errorf("the first attempt failed: %w", err)
+	}
 	if f.stall {
 		if err := detectStall(ctx, srv, changes, want, f, lg); err != nil {
 			return err
@@ -235,7 +240,7 @@ func detectStall(ctx context.Context, srv *server.Server, changes <-chan runner.
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
 		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
 	}
 	connected := ch.At
@@ -266,7 +271,7 @@ func deliver(ctx context.Context, c *sdk.Client, changes <-chan runner.StateChan
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.Transport, ch.Host}); got != want.connected {
+	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
 		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
 	}
 	tick := time.NewTicker(100 * time.Millisecond)

@@ -68,7 +68,7 @@ type Options struct {
 // came through.
 type Message struct {
 	Data      string
-	Transport reconnect.Transport
+	Transport reconnect.TransportKind
 	Host      string
 }
 
@@ -86,7 +86,6 @@ type Client struct {
 	mu      sync.Mutex
 	state   engine.State
 	changed chan struct{} // closed and replaced at each state change
-	closing bool          // the connection went CLOSING since Close was called
 }
 
 // shared is what the Client's transports share with it.
@@ -94,8 +93,9 @@ type shared struct {
 	log       *slog.Logger
 	onMessage func(Message)
 	wg        sync.WaitGroup // every goroutine of every transport
-	// serverClosed: a transport received the server's CLOSED.
-	serverClosed atomic.Bool
+	// uncleanClose: a transport was deactivated for a close requested
+	// before the server's CLOSED reached it (conn.Deactivated).
+	uncleanClose atomic.Bool
 	// token is the token the next connect requests carry.
 	token atomic.Pointer[string]
 }
@@ -169,8 +169,15 @@ func New(o Options) (*Client, error) {
 	return c, nil
 }
 
-// Connect connects, or reconnects a closed connection; it returns at once.
-func (c *Client) Connect() { c.r.Connect() }
+// Connect connects, or reconnects a closed connection, and returns the
+// first attempt's outcome (runner.Runner.WaitConnected): nil once
+// CONNECTED, a *runner.ConnectError when the attempt failed (its Failure
+// carries the transport's own error: errors.Is and errors.As see it), or
+// ctx's error. The runner keeps retrying after a failure either way.
+func (c *Client) Connect(ctx context.Context) error {
+	c.r.Connect()
+	return c.r.WaitConnected(ctx)
+}
 
 // State returns the connection's state.
 func (c *Client) State() engine.State { return c.r.State() }
@@ -195,17 +202,12 @@ func (c *Client) Publish(data string) error {
 // CLOSING but the server never confirmed the close (the runner then gave
 // up after realtimeRequestTimeout), or when ctx ended first.
 func (c *Client) Close(ctx context.Context) error {
-	c.mu.Lock()
-	c.closing = false
-	c.sh.serverClosed.Store(false)
-	c.mu.Unlock()
+	c.sh.uncleanClose.Store(false)
 	c.r.Close()
 	err := c.await(ctx, engine.Closed, engine.Failed)
-	c.mu.Lock()
-	if err == nil && c.closing && !c.sh.serverClosed.Load() {
+	if err == nil && c.sh.uncleanClose.Load() {
 		err = errors.New("sdk: closed without the server's CLOSED")
 	}
-	c.mu.Unlock()
 	c.cancel() // stops the runner: it closes every transport left
 	select {
 	case <-c.r.Done():
@@ -248,7 +250,6 @@ func (c *Client) noteChange(ch runner.StateChange) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.state = ch.To
-	c.closing = c.closing || ch.To == engine.Closing
 	close(c.changed)
 	c.changed = make(chan struct{})
 }
@@ -271,8 +272,8 @@ func (c *Client) logChange(ch runner.StateChange) {
 	if ch.RetryIn > 0 {
 		attrs = append(attrs, "retryIn", ch.RetryIn)
 	}
-	if ch.To == engine.Connected {
-		attrs = append(attrs, "transport", ch.Transport, "host", ch.Host)
+	if ch.TransportID != 0 { // the transport the change concerns: the one that connected, dropped, timed out
+		attrs = append(attrs, "transport", ch.TransportKind, "id", ch.TransportID, "host", ch.Host)
 	}
 	if ch.Missed > 0 {
 		attrs = append(attrs, "missed", ch.Missed)

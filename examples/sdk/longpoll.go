@@ -153,14 +153,18 @@ func (t *longPoll) RequestClose() {
 	}()
 }
 
-// Close aborts every request at once and waits for nothing: run sees its
-// context done and reports nothing more. (A real SDK also tells the
+// CloseFor aborts every request at once and waits for nothing: run sees
+// its context done and reports nothing more. The runner calls it in place
+// of Close (runner.CauseCloser), saying why. (A real SDK also tells the
 // server, so that it frees the session before it expires.)
-func (t *longPoll) Close() {
+func (t *longPoll) CloseFor(why runner.Cause) {
 	t.cancel()
 	t.tr.CloseIdleConnections()
-	t.closeLog()
+	t.closeLog(why)
 }
+
+// Close is CloseFor without a reason; the runner calls CloseFor instead.
+func (t *longPoll) Close() { t.CloseFor(runner.CauseNone) }
 
 // cancelOnClose ends a request's context once its body is closed.
 type cancelOnClose struct {

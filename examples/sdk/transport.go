@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/reconnect-go/reconnect"
 	"github.com/reconnect-go/reconnect/engine"
@@ -29,6 +30,11 @@ type sender interface {
 // conn is what both transports share. Only the transport's own reading
 // goroutine reports, so the reports need no lock: Viable once, Connected
 // once, then exactly one end (see end), and nothing after Close.
+//
+// The runner tells it the rest (runner.Notified, runner.CauseCloser):
+// when it becomes the active transport and stops being it, and why it is
+// closed. The transport keeps no state machine of its own beside the
+// runner's: it follows those calls.
 type conn struct {
 	req    runner.OpenRequest
 	rep    reporter
@@ -37,6 +43,28 @@ type conn struct {
 	cancel context.CancelFunc
 
 	viable, ended bool // the reading goroutine's own
+	// active: between the runner's Activated and Deactivated; gotClosed:
+	// the server's CLOSED arrived (a clean close).
+	active, gotClosed atomic.Bool
+}
+
+// Activated: from now on this transport carries the connection's
+// messages (runner.Active returns it once this has returned, so Publish
+// finds it).
+func (t *conn) Activated() {
+	t.active.Store(true)
+	t.sh.log.Debug("transport active", "id", t.req.ID, "transport", t.req.Kind, "host", t.req.Host)
+}
+
+// Deactivated: it no longer carries the connection; why says what
+// happened to it, the runner's own account: a close is clean only when
+// the server's CLOSED came first (Client.Close reports one that is not).
+func (t *conn) Deactivated(why runner.Cause) {
+	t.active.Store(false)
+	if why == runner.CauseCloseRequested && !t.gotClosed.Load() {
+		t.sh.uncleanClose.Store(true)
+	}
+	t.sh.log.Debug("transport no longer active", "id", t.req.ID, "why", why)
 }
 
 func newConn(req runner.OpenRequest, rep reporter, sh *shared) *conn {
@@ -100,7 +128,7 @@ func (t *conn) handle(m protocol.Msg) (ended bool) {
 			t.sh.onMessage(Message{Data: m.Data, Transport: t.req.Kind, Host: t.req.Host})
 		}
 	case protocol.Closed:
-		t.sh.serverClosed.Store(true)
+		t.gotClosed.Store(true)
 		t.end(reconnect.Failure{})
 		return true
 	case protocol.Disconnected:
@@ -124,7 +152,7 @@ func (t *conn) handle(m protocol.Msg) (ended bool) {
 	return false
 }
 
-// closeLog logs a Close of the runner's.
-func (t *conn) closeLog() {
-	t.sh.log.Debug("transport closed by the runner", slog.Int("id", int(t.req.ID)))
+// closeLog logs a close of the runner's, with why (runner.CauseCloser).
+func (t *conn) closeLog(why runner.Cause) {
+	t.sh.log.Debug("transport closed by the runner", slog.Int("id", int(t.req.ID)), "why", why)
 }

@@ -98,12 +98,17 @@ func (t *webSocket) RequestClose() {
 	}()
 }
 
-// Close drops the socket at once (no close handshake) and waits for
-// nothing: run sees its context done and reports nothing more.
-func (t *webSocket) Close() {
+// CloseFor drops the socket at once (no close handshake) and waits for
+// nothing: run sees its context done and reports nothing more. The runner
+// calls it in place of Close (runner.CauseCloser), saying why: a real SDK
+// picks its close status from it (an idle timeout is not a normal close).
+func (t *webSocket) CloseFor(why runner.Cause) {
 	t.cancel()
 	if c := t.open(); c != nil {
 		c.CloseNow()
 	}
-	t.closeLog()
+	t.closeLog(why)
 }
+
+// Close is CloseFor without a reason; the runner calls CloseFor instead.
+func (t *webSocket) Close() { t.CloseFor(runner.CauseNone) }

@@ -33,7 +33,7 @@ type prefInput struct {
 	Text string `json:"text"`
 }
 
-var prefTransports = map[string]reconnect.Transport{"none": reconnect.NoTransport, "websocket": reconnect.WebSocket, "http": reconnect.HTTP}
+var prefTransports = map[string]reconnect.TransportKind{"none": reconnect.NoTransport, "websocket": reconnect.WebSocket, "http": reconnect.HTTP}
 
 var prefReasons = map[string]reconnect.PreferenceReason{"connected": reconnect.PreferenceConnected, "websocket-unstable": reconnect.PreferenceWebSocketUnstable}
 

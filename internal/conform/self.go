@@ -129,7 +129,7 @@ func durationNs(d time.Duration) string {
 }
 
 var (
-	transports = map[string]reconnect.Transport{"none": reconnect.NoTransport, "websocket": reconnect.WebSocket, "http": reconnect.HTTP}
+	transports = map[string]reconnect.TransportKind{"none": reconnect.NoTransport, "websocket": reconnect.WebSocket, "http": reconnect.HTTP}
 	modes      = map[string]reconnect.Mode{"clean": reconnect.ModeClean, "resume": reconnect.ModeResume, "recover": reconnect.ModeRecover, "upgrade": reconnect.ModeUpgrade}
 )
 

@@ -48,7 +48,7 @@ type simTimer struct {
 
 type simTransport struct {
 	id        engine.TransportID
-	kind      reconnect.Transport
+	kind      reconnect.TransportKind
 	fate      fate
 	activated bool
 	live      bool
@@ -89,7 +89,7 @@ type client struct {
 	wsFailedEarly bool
 	firstWS       engine.TransportID
 	firstWSFate   fate
-	firstActive   reconnect.Transport
+	firstActive   reconnect.TransportKind
 }
 
 var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -70,7 +70,7 @@ func FlapStudy(c FlapStudyConfig) FlapSummary {
 
 // longTransport is one transport of a long-lived client.
 type longTransport struct {
-	kind   reconnect.Transport
+	kind   reconnect.TransportKind
 	live   bool
 	active bool
 }
@@ -99,7 +99,7 @@ func (l *longClient) push(after time.Duration, ev engine.Event) {
 func (l *longClient) run(horizon time.Duration) (drops int, connected, onWS time.Duration) {
 	l.q, l.seq, l.now = l.q[:0], 0, 0
 	l.ts, l.timers = map[engine.TransportID]*longTransport{}, map[engine.TimerID]bool{}
-	var activeKind reconnect.Transport
+	var activeKind reconnect.TransportKind
 	isConnected := false
 	l.push(0, engine.Event{Kind: engine.EventConnect})
 	for len(l.q) > 0 {

@@ -54,7 +54,7 @@ type centrifugeReply struct {
 type centrifugeDialer struct {
 	dial      func(ctx context.Context, network, address string) (net.Conn, error)
 	query     string
-	onMessage func(kind reconnect.Transport)
+	onMessage func(kind reconnect.TransportKind)
 	mu        sync.Mutex
 	live      map[*cfConn]struct{}
 	wg        sync.WaitGroup
@@ -188,7 +188,7 @@ func (d *centrifugeDialer) httpClient() *http.Client {
 
 // handle reads one frame or stream chunk of replies; it returns false when
 // a reply ends the connection.
-func (d *centrifugeDialer) handle(c *cfConn, kind reconnect.Transport, data []byte, pong func()) bool {
+func (d *centrifugeDialer) handle(c *cfConn, kind reconnect.TransportKind, data []byte, pong func()) bool {
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {

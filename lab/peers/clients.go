@@ -108,8 +108,8 @@ func startOurs(n int, cfg engine.Config, px *Proxy, hosts []hostAddr, rec *recor
 	return startRunners(n, cfg, rec, func(i int) runnerClient {
 		query := "client=" + strconv.Itoa(i)
 		od := oursDialer{}
-		clients := map[reconnect.Transport]*lab.Client{}
-		for _, k := range []reconnect.Transport{reconnect.WebSocket, reconnect.HTTP} {
+		clients := map[reconnect.TransportKind]*lab.Client{}
+		for _, k := range []reconnect.TransportKind{reconnect.WebSocket, reconnect.HTTP} {
 			clients[k] = &lab.Client{Dial: dial, Query: query, OnMessage: func(string) {
 				rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
 			}}
@@ -157,7 +157,7 @@ func recordChange(rec *recorder, i int, c runner.StateChange) {
 	switch {
 	case c.Stopped:
 	case c.To == engine.Connected:
-		rec.add(Event{At: c.At, Client: i, What: EventConnect, Transport: c.Transport.String(), Detail: c.Host})
+		rec.add(Event{At: c.At, Client: i, What: EventConnect, Transport: c.TransportKind.String(), Detail: c.Host})
 	case c.From == engine.Connected:
 		rec.add(Event{At: c.At, Client: i, What: EventDisconnect, Detail: c.Reason.String() + " " + c.Failure.String()})
 	case c.Failure.Kind != reconnect.FailureNone:
@@ -168,7 +168,7 @@ func recordChange(rec *recorder, i int, c runner.StateChange) {
 // oursDialer opens one client's lab transports (a runner.Dialer), each
 // kind through its own lab.Dialer, which keeps the open ones so that
 // stop can wait for them.
-type oursDialer map[reconnect.Transport]*lab.Dialer
+type oursDialer map[reconnect.TransportKind]*lab.Dialer
 
 // Open implements runner.Dialer.
 func (d oursDialer) Open(ctx context.Context, req runner.OpenRequest, rep runner.Reporter) runner.Transport {
@@ -197,7 +197,7 @@ func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *
 	// the network here is up.
 	up := func(context.Context) bool { return true }
 	return startRunners(n, cfg, rec, func(i int) runnerClient {
-		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.Transport) {
+		cd := &centrifugeDialer{dial: dial, query: "client=" + strconv.Itoa(i), onMessage: func(k reconnect.TransportKind) {
 			rec.add(Event{At: time.Now(), Client: i, What: EventMessage, Transport: k.String()})
 		}}
 		return runnerClient{dialer: cd, check: up, wait: func(context.Context) { cd.wait() }}

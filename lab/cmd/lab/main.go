@@ -214,7 +214,7 @@ func formatChange(at time.Duration, i int, c runner.StateChange) string {
 	line := fmt.Sprintf("%9.3fs  client %-4d %-12s → %-12s", at.Seconds(), i+1, c.From, c.To)
 	var detail []string
 	if c.To == engine.Connected {
-		detail = append(detail, c.Transport.String(), c.Host)
+		detail = append(detail, c.TransportKind.String(), c.Host)
 	} else if c.Reason != engine.ReasonNone {
 		detail = append(detail, c.Reason.String())
 	}
