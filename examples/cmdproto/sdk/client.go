@@ -84,15 +84,7 @@ func New(o Options) (*Client, error) {
 	}
 	sh := &shared{log: lg, token: o.Token, onMessage: o.OnMessage}
 
-	cfg := engine.Defaults()
-	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: o.Endpoints[0], FallbackHosts: o.Endpoints[1:]}
-	cfg.Transports = reconnect.Availability{WebSocket: true} // websocket only
-	cfg.IdleLimit = cmp(o.IdleLimit, 3*time.Second)           // the server announces no interval
-	cfg.Timeouts.Connect = cmp(o.ConnectTimeout, 5*time.Second)
-	cfg.Retry = backoff.Policy()
-	cfg.ImmediateReconnect = engine.ImmediateLimited
-	cfg.ImmediateReconnectInterval = ImmediateInterval
-
+	cfg := config(o)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Client{cancel: cancel, sh: sh}
 	r, err := runner.New(ctx, runner.Options{
@@ -113,6 +105,22 @@ func New(o Options) (*Client, error) {
 	}
 	c.r = r
 	return c, nil
+}
+
+// config is the engine's configuration for o: websocket only, the
+// client-side idle limit, the connect timeout, the backoff and the
+// rate-limited immediate reconnect.
+func config(o Options) engine.Config {
+	cfg := engine.Defaults()
+	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: o.Endpoints[0], FallbackHosts: o.Endpoints[1:]}
+	cfg.Transports = reconnect.Availability{WebSocket: true} // websocket only
+	cfg.IdleLimit = cmp(o.IdleLimit, 3*time.Second)          // the server announces no interval
+	cfg.Timeouts.Connect = cmp(o.ConnectTimeout, 5*time.Second)
+	cfg.Retry = backoff.Policy()
+	cfg.ImmediateReconnect = engine.ImmediateLimited
+	cfg.ImmediateReconnectInterval = ImmediateInterval
+
+	return cfg
 }
 
 func cmp(d, def time.Duration) time.Duration {
