@@ -113,9 +113,9 @@ func run(ctx context.Context, f flags, lg *slog.Logger) error {
 			return fmt.Errorf("%d handshakes refused in %v: the backoff did not back off", refused, f.refuseFor)
 		}
 	case f.refuse:
-		return fmt.Errorf("Connect under -refuse: %v, want a *runner.ConnectError with http-status:503", err)
+		return fmt.Errorf("connect under -refuse: %v, want a *runner.ConnectError with http-status:503", err)
 	case err != nil:
-		return fmt.Errorf("Connect: %w", err)
+		return fmt.Errorf("connect: %w", err)
 	default:
 		fmt.Printf("CONNECTED to %s in %v\n", srv.Addr(), since(start))
 	}

@@ -215,3 +215,31 @@ func TestCloseStatusFor(t *testing.T) {
 		}
 	}
 }
+
+// busy is a server that answers the connect command with CodeBusy.
+func busy(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	if _, _, err := c.Read(r.Context()); err != nil {
+		return
+	}
+	c.Write(r.Context(), websocket.MessageText, protocol.EncodeFrame(protocol.Frame{Error: &protocol.Error{Code: protocol.CodeBusy, Message: "try later"}}))
+	c.Read(r.Context()) // until the client goes
+}
+
+func TestBusyReplyEndsTheAttemptWithTheServersError(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(busy))
+	defer hs.Close()
+	rep, sh := make(fakeReporter, 16), newShared(nil)
+	tr := start(strings.TrimPrefix(hs.URL, "http://"), rep, sh)
+	rp := rep.expect(t, "viable", "closed") // after Viable: Closed, and the runner retries
+	var pe *protocol.Error
+	if !errors.As(rp.f, &pe) || pe.Code != protocol.CodeBusy || rp.f.Code != protocol.CodeBusy || rp.f.Kind != reconnect.FailureDisconnected {
+		t.Errorf("failure %v (code %d), want disconnected with the server's *protocol.Error %d", rp.f.Error(), rp.f.Code, protocol.CodeBusy)
+	}
+	tr.CloseFor(runner.CauseEnded)
+	sh.wg.Wait()
+}
