@@ -99,10 +99,11 @@ func (s *Server) DropAll() {
 	}
 }
 
-// Restart takes the server away for down: the listener closes (new
-// connections are refused) and every session is closed with 1012
-// (service restart); then it listens again on the same port. It returns
-// at once; the server is back after down.
+// Restart takes the server away for down, as a process that exits and is
+// started again: the listener closes (new connections are refused) and
+// every session's socket is dropped without a close frame; then it
+// listens again on the same port. It returns at once; the server is back
+// after down.
 func (s *Server) Restart(down time.Duration) {
 	s.mu.Lock()
 	hs, addr := s.hs, s.addr
