@@ -36,11 +36,16 @@ type Options struct {
 	// message, so that an upgrade that follows is counted); 0 means 2 s.
 	Settle time.Duration
 	// Heartbeat overrides the servers' heartbeats; the zero value keeps
-	// the libraries' defaults.
+	// the libraries' defaults. Its Timeout is also ours' idle slack
+	// (Timeouts.IdleSlack, what the idle timer adds to maxIdleInterval),
+	// every kind of ours included, so that ours and the peers notice a
+	// stall alike; without one ours keep the spec's slack,
+	// realtimeRequestTimeout.
 	Heartbeat Heartbeat
-	// RequestTimeout, if positive, is ours' realtimeRequestTimeout (the
-	// connect timeout, and what the idle timer adds to maxIdleInterval);
-	// 0 keeps the spec's 10 s.
+	// RequestTimeout, if positive, is the realtimeRequestTimeout of
+	// ours-2s, ours-short and ours-centrifuge (the connect timeout, and
+	// the idle slack unless Heartbeat.Timeout sets it); 0 keeps the
+	// spec's 10 s. ours-defaults always keeps it.
 	RequestTimeout time.Duration
 	// SlowWebSocket and SlowHTTP are the Slow fault's round-trip
 	// latencies; the zero Dists mean the simulator's slow-mobile profile's
