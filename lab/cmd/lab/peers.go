@@ -38,7 +38,7 @@ func peersCmd(args []string, out io.Writer) error {
 	pingInterval := fs.Duration("ping-interval", 0, "the servers' heartbeat interval (0: each library's default, 25 s)")
 	pingTimeout := fs.Duration("ping-timeout", 0, "socket.io's pingTimeout, centrifuge's pong timeout, its JS client's maxServerPingDelay and ours' idle slack (0: the defaults; ours the spec's 10 s)")
 	parallel := fs.Int("parallel", 1, "cells (a kind under a fault) run at once; 1 gives each the machine to itself")
-	short := fs.Bool("short", false, "CI's short run: 3 clients, a 20 s window (stall 20 s), the full run's 5 s downtime, 2 s heartbeats answered within 1 s (ours' idle slack 1 s too), slow at σ 0.25, every cell at once (unless -parallel is given)")
+	short := fs.Bool("short", false, "CI's short run: 3 clients, a 20 s window (stall 20 s), the full run's 5 s downtime, 2 s heartbeats answered within 1 s (ours' idle slack 1 s too), slow at σ 0.25, 8 cells at once (unless -parallel is given)")
 	check := fs.Bool("check", false, "fail unless every kind reaches its expected outcome under every fault (peers.Expected)")
 	requireAhead := fs.Bool("require-ahead", false, "fail unless ours at defaults (ours-defaults) are ahead or level with the best peer on every fault (the ranking's last line reads K of N with K = N)")
 	seed := fs.Uint64("seed", 1, "seed of the proxies' latency draws")
