@@ -35,8 +35,10 @@ type Cell struct {
 }
 
 // runCell runs n clients of kind k against their own server behind a
-// fresh proxy, under fault f.
-func runCell(o Options, f Fault, k Kind) (cell Cell) {
+// fresh proxy, under fault f, holding gate while it starts.
+func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
+	leave := gate.enter()
+	defer leave()
 	cell = Cell{Fault: f, Kind: k, Clients: o.Clients, Window: o.Window}
 	if f == Stall {
 		cell.Window = o.StallWindow
@@ -114,6 +116,10 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 		return cell
 	}
 	cell.Start = slices.MinFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	go func() {
+		waitReached(rec, starts, startHold)
+		leave()
+	}()
 	n := waitReached(rec, starts, o.Window)
 	progress("%d/%d have their first message", n, o.Clients)
 	time.Sleep(o.Settle)

@@ -103,14 +103,13 @@ func ShortOptions(o Options) Options {
 	return o
 }
 
-// ShortParallel is how many cells the short run runs at once. Every
-// cell at once (56) starts some forty Node processes together on a 2-core
-// machine: ours, runner clients in the lab's own process, then connect
-// while the machine boots Node, and the peers' clients start their clocks
-// only once their process is up, so ours measured 0.5–2.7 s on faults
-// where they take milliseconds (the ranking: 2 of 8). Eight at once takes
-// about a minute and leaves ours' times what a run of one cell at a time
-// gives.
+// ShortParallel is how many cells the short run runs at once, one of
+// them starting at a time (startGate). Every cell at once (56) starts
+// some forty Node processes together on a 2-core machine: ours, runner
+// clients in the lab's own process, then connect while the machine boots
+// Node, and the peers' clients start their clocks only once their
+// process is up, so ours measured 0.5–2.7 s on faults where they take
+// milliseconds (the ranking: 2 of 8). Eight at once takes about a minute.
 const ShortParallel = 8
 
 // slowWith returns into with the slow fault's latencies of d at σ 0.25.

@@ -153,7 +153,8 @@ func (r *Report) Cell(f Fault, k Kind) (Cell, bool) {
 
 // Run runs every kind under every fault, each cell (a kind under a
 // fault) with its own server behind its own proxy, Options.Parallel cells
-// at a time, in the order of Options.Faults then Options.Kinds.
+// at a time, in the order of Options.Faults then Options.Kinds; with more
+// than one at a time, one cell at a time starts (startGate).
 func Run(o Options) (*Report, error) {
 	o = o.Defaults()
 	if err := o.validate(); err != nil {
@@ -162,6 +163,10 @@ func Run(o Options) (*Report, error) {
 	rep := &Report{Options: o, Started: time.Now(), Cells: make([]Cell, len(o.Faults)*len(o.Kinds)),
 		Versions: Versions(o.NodeDir), Machine: Machine()}
 	sem := make(chan struct{}, o.Parallel)
+	var gate startGate
+	if o.Parallel > 1 {
+		gate = newStartGate()
+	}
 	var wg sync.WaitGroup
 	for fi, f := range o.Faults {
 		for ki, k := range o.Kinds {
@@ -170,7 +175,7 @@ func Run(o Options) (*Report, error) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				c := runCell(o, f, k)
+				c := runCell(o, f, k, gate)
 				if c.Err != nil {
 					c.ErrText = c.Err.Error()
 				}
