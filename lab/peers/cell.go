@@ -35,8 +35,10 @@ type Cell struct {
 }
 
 // runCell runs n clients of kind k against their own server behind a
-// fresh proxy, under fault f.
-func runCell(o Options, f Fault, k Kind) (cell Cell) {
+// fresh proxy, under fault f, holding gate while it starts.
+func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
+	leave := gate.enter()
+	defer leave()
 	cell = Cell{Fault: f, Kind: k, Clients: o.Clients, Window: o.Window}
 	if f == Stall {
 		cell.Window = o.StallWindow
@@ -84,16 +86,17 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 	case k.node():
 		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), o.Clients, o.Heartbeat, deadline, rec)
 	case k == OursCentrifuge:
-		fl, err = startOursCentrifuge(o.Clients, o.ShortCircuit, o.RequestTimeout, px, hosts[0].name, rec)
+		fl, err = startOursCentrifuge(o.Clients, withLiveness(labConfig(o.ShortCircuit, o.RequestTimeout), o.Heartbeat), px, hosts[0].name, rec)
 	case k == OursDefaults:
-		// What a user gets: no lab option applies.
-		fl, err = startOurs(o.Clients, engine.Defaults(), px, hosts, rec)
+		// What a user gets: no lab option applies but the liveness slack,
+		// which every kind takes from the heartbeat settings alike.
+		fl, err = startOurs(o.Clients, withLiveness(engine.Defaults(), o.Heartbeat), px, hosts, rec)
 	default:
 		sc := 2 * time.Second
 		if k == OursShort {
 			sc = o.ShortCircuit
 		}
-		fl, err = startOurs(o.Clients, labConfig(sc, o.RequestTimeout), px, hosts, rec)
+		fl, err = startOurs(o.Clients, withLiveness(labConfig(sc, o.RequestTimeout), o.Heartbeat), px, hosts, rec)
 	}
 	if err != nil {
 		cell.Err = err
@@ -113,6 +116,10 @@ func runCell(o Options, f Fault, k Kind) (cell Cell) {
 		return cell
 	}
 	cell.Start = slices.MinFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	go func() {
+		waitReached(rec, starts, startHold)
+		leave()
+	}()
 	n := waitReached(rec, starts, o.Window)
 	progress("%d/%d have their first message", n, o.Clients)
 	time.Sleep(o.Settle)

@@ -185,13 +185,26 @@ func (d oursDialer) wait(ctx context.Context) {
 	}
 }
 
+// withLiveness returns cfg with the idle timer's slack
+// (Timeouts.IdleSlack, what it adds to the server's maxIdleInterval) set
+// to hb's timeout, the time the peers' heartbeats allow past the
+// interval (socket.io's pingTimeout, the centrifuge JS client's
+// maxServerPingDelay), so that every kind notices a stall after the same
+// interval + timeout. Without a timeout (the libraries' defaults) cfg
+// keeps the spec's slack, realtimeRequestTimeout.
+func withLiveness(cfg engine.Config, hb Heartbeat) engine.Config {
+	if hb.Timeout > 0 {
+		cfg.Timeouts.IdleSlack = hb.Timeout
+	}
+	return cfg
+}
+
 // startOursCentrifuge starts n runner clients speaking Centrifugo's
 // protocol to host (the centrifuge server's only host, resolved to its
-// address on the proxy), with the given short circuit and no fallback
-// host.
-func startOursCentrifuge(n int, shortCircuit, requestTimeout time.Duration, px *Proxy, host string, rec *recorder) (fleet, error) {
+// address on the proxy) with cfg (its endpoint set here: host and no
+// fallback host).
+func startOursCentrifuge(n int, cfg engine.Config, px *Proxy, host string, rec *recorder) (fleet, error) {
 	dial := proxyDial(px)
-	cfg := labConfig(shortCircuit, requestTimeout)
 	cfg.Endpoint = reconnect.EndpointOptions{Endpoint: host, FallbackHosts: []string{}}
 	// No fallback host, so no connectivity check is needed before one;
 	// the network here is up.

@@ -120,7 +120,7 @@ func TestReportRoundTrip(t *testing.T) {
 
 func TestShortOptions(t *testing.T) {
 	o := ShortOptions(Options{Clients: 20}.Defaults())
-	if o.Clients != 3 || o.Window != 20*time.Second || o.Parallel != int(numFaults)*int(numKinds) ||
+	if o.Clients != 3 || o.Window != 20*time.Second || o.Downtime != (Options{}).Defaults().Downtime || o.Parallel != ShortParallel ||
 		o.SlowHTTP.MedianMs != 1200 || o.SlowHTTP.Sigma != 0.25 || o.Heartbeat.Timeout >= o.Heartbeat.Interval {
 		t.Fatalf("%+v", o)
 	}

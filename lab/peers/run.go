@@ -36,11 +36,16 @@ type Options struct {
 	// message, so that an upgrade that follows is counted); 0 means 2 s.
 	Settle time.Duration
 	// Heartbeat overrides the servers' heartbeats; the zero value keeps
-	// the libraries' defaults.
+	// the libraries' defaults. Its Timeout is also ours' idle slack
+	// (Timeouts.IdleSlack, what the idle timer adds to maxIdleInterval),
+	// every kind of ours included, so that ours and the peers notice a
+	// stall alike; without one ours keep the spec's slack,
+	// realtimeRequestTimeout.
 	Heartbeat Heartbeat
-	// RequestTimeout, if positive, is ours' realtimeRequestTimeout (the
-	// connect timeout, and what the idle timer adds to maxIdleInterval);
-	// 0 keeps the spec's 10 s.
+	// RequestTimeout, if positive, is the realtimeRequestTimeout of
+	// ours-2s, ours-short and ours-centrifuge (the connect timeout, and
+	// the idle slack unless Heartbeat.Timeout sets it); 0 keeps the
+	// spec's 10 s. ours-defaults always keeps it.
 	RequestTimeout time.Duration
 	// SlowWebSocket and SlowHTTP are the Slow fault's round-trip
 	// latencies; the zero Dists mean the simulator's slow-mobile profile's
@@ -148,7 +153,8 @@ func (r *Report) Cell(f Fault, k Kind) (Cell, bool) {
 
 // Run runs every kind under every fault, each cell (a kind under a
 // fault) with its own server behind its own proxy, Options.Parallel cells
-// at a time, in the order of Options.Faults then Options.Kinds.
+// at a time, in the order of Options.Faults then Options.Kinds; with more
+// than one at a time, one cell at a time starts (startGate).
 func Run(o Options) (*Report, error) {
 	o = o.Defaults()
 	if err := o.validate(); err != nil {
@@ -157,6 +163,10 @@ func Run(o Options) (*Report, error) {
 	rep := &Report{Options: o, Started: time.Now(), Cells: make([]Cell, len(o.Faults)*len(o.Kinds)),
 		Versions: Versions(o.NodeDir), Machine: Machine()}
 	sem := make(chan struct{}, o.Parallel)
+	var gate startGate
+	if o.Parallel > 1 {
+		gate = newStartGate()
+	}
 	var wg sync.WaitGroup
 	for fi, f := range o.Faults {
 		for ki, k := range o.Kinds {
@@ -165,7 +175,7 @@ func Run(o Options) (*Report, error) {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				c := runCell(o, f, k)
+				c := runCell(o, f, k, gate)
 				if c.Err != nil {
 					c.ErrText = c.Err.Error()
 				}
