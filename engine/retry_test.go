@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -91,24 +90,15 @@ func TestPropertyRetryPoliciesKeepTheirBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		timers := map[TimerID]time.Time{}
-		var live []TransportID
+		w := newWalk()
 		var prev time.Duration
 		var lastImmediate time.Time
 		step := func(ev Event) {
 			before := e.RetryCount()
-			out := e.Step(now, ev, nil)
+			out := e.Step(w.now, ev, nil)
 			for i, a := range out {
+				w.track(a)
 				switch a.Kind {
-				case ActionStartTimer:
-					timers[a.Timer] = a.Due
-				case ActionCancelTimer:
-					delete(timers, a.Timer)
-				case ActionOpenTransport:
-					live = append(live, a.Transport)
-				case ActionDisposeTransport:
-					live = slices.DeleteFunc(live, func(id TransportID) bool { return id == a.Transport })
 				case ActionStateChange:
 					if a.To != Disconnected {
 						continue
@@ -132,46 +122,14 @@ func TestPropertyRetryPoliciesKeepTheirBounds(t *testing.T) {
 						if cfg.ImmediateReconnect == ImmediateOff {
 							t.Fatalf("an immediate reconnect under ImmediateOff")
 						}
-						if !lastImmediate.IsZero() && now.Sub(lastImmediate) < gap {
-							t.Fatalf("immediate reconnects %v apart, limit %v", now.Sub(lastImmediate), gap)
+						if !lastImmediate.IsZero() && w.now.Sub(lastImmediate) < gap {
+							t.Fatalf("immediate reconnects %v apart, limit %v", w.now.Sub(lastImmediate), gap)
 						}
-						lastImmediate = now
+						lastImmediate = w.now
 					}
 				}
 			}
 		}
-		step(Event{Kind: EventConnect})
-		for range rapid.IntRange(1, 60).Draw(t, "steps") {
-			switch rapid.IntRange(0, 3).Draw(t, "what") {
-			case 0: // the next timer fires
-				var next TimerID
-				for id, due := range timers {
-					if next == 0 || due.Before(timers[next]) || due.Equal(timers[next]) && id < next {
-						next = id
-					}
-				}
-				if next == 0 {
-					continue
-				}
-				// A timer fires at its due time, or now if that has passed
-				// (time never goes back: the engine clamps it too).
-				if due := timers[next]; due.After(now) {
-					now = due
-				}
-				delete(timers, next)
-				step(Event{Kind: EventTimerFired, Timer: next})
-			case 1, 2: // a transport reports
-				if len(live) == 0 {
-					continue
-				}
-				now = now.Add(time.Duration(rapid.IntRange(0, 3000).Draw(t, "delayMs")) * time.Millisecond)
-				id := rapid.SampledFrom(live).Draw(t, "transport")
-				kind := rapid.SampledFrom([]EventKind{EventTransportConnected, EventTransportConnected, EventTransportFailed, EventTransportClosed}).Draw(t, "event")
-				step(Event{Kind: kind, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
-			case 3:
-				now = now.Add(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
-				step(Event{Kind: rapid.SampledFrom([]EventKind{EventConnect, EventNetworkUp, EventNetworkDown}).Draw(t, "event")})
-			}
-		}
+		w.run(t, step, []EventKind{EventConnect, EventNetworkUp, EventNetworkDown})
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -65,27 +64,19 @@ func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 		if spread == 0 {
 			spread = 0.2
 		}
-		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		timers := map[TimerID]time.Time{}
+		w := newWalk()
 		retryTimer := TimerID(0)
-		var live []TransportID
 		windowed := false
 		step := func(ev Event) {
 			before := e.RetryCount()
-			out := e.Step(now, ev, nil)
+			out := e.Step(w.now, ev, nil)
 			for i, a := range out {
+				w.track(a)
 				switch a.Kind {
 				case ActionStartTimer:
-					timers[a.Timer] = a.Due
 					if a.TimerKind == TimerRetry {
 						retryTimer = a.Timer
 					}
-				case ActionCancelTimer:
-					delete(timers, a.Timer)
-				case ActionOpenTransport:
-					live = append(live, a.Transport)
-				case ActionDisposeTransport:
-					live = slices.DeleteFunc(live, func(id TransportID) bool { return id == a.Transport })
 				case ActionStateChange:
 					switch {
 					case a.To == Disconnected && (a.Reason == ReasonDropped || a.Reason == ReasonNetworkDown) && (a.From == Connected || a.From == Connecting) && e.RetryCount() == before:
@@ -123,34 +114,6 @@ func TestPropertyStormSafeOptionsKeepTheirBounds(t *testing.T) {
 				}
 			}
 		}
-		step(Event{Kind: EventConnect})
-		for range rapid.IntRange(1, 60).Draw(t, "steps") {
-			switch rapid.IntRange(0, 3).Draw(t, "what") {
-			case 0: // the next timer fires
-				var next TimerID
-				for id, due := range timers {
-					if next == 0 || due.Before(timers[next]) || due.Equal(timers[next]) && id < next {
-						next = id
-					}
-				}
-				if next == 0 {
-					continue
-				}
-				now = timers[next]
-				delete(timers, next)
-				step(Event{Kind: EventTimerFired, Timer: next})
-			case 1, 2: // a transport reports
-				if len(live) == 0 {
-					continue
-				}
-				now = now.Add(time.Duration(rapid.IntRange(0, 3000).Draw(t, "delayMs")) * time.Millisecond)
-				id := rapid.SampledFrom(live).Draw(t, "transport")
-				kind := rapid.SampledFrom([]EventKind{EventTransportConnected, EventTransportConnected, EventTransportFailed, EventTransportClosed}).Draw(t, "event")
-				step(Event{Kind: kind, Transport: id, Failure: reconnect.Failure{Kind: reconnect.FailureRefused}})
-			case 3: // the user or the OS
-				now = now.Add(time.Duration(rapid.IntRange(0, 5000).Draw(t, "delayMs")) * time.Millisecond)
-				step(Event{Kind: rapid.SampledFrom([]EventKind{EventConnect, EventClose, EventNetworkUp, EventNetworkDown}).Draw(t, "event")})
-			}
-		}
+		w.run(t, step, []EventKind{EventConnect, EventClose, EventNetworkUp, EventNetworkDown})
 	})
 }
