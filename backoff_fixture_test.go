@@ -126,7 +126,9 @@ func ratFloat(r *big.Rat) float64 {
 
 // ---- The fixture file ----------------------------------------------------
 
-type rtb1File struct {
+// delayFile is the layout rtb1.json and retry.json share: the header, then
+// the items of the file's kind.
+type delayFile[I any] struct {
 	Comment         string      `json:"_comment"`
 	Spec            string      `json:"spec"`
 	FormatVersion   int         `json:"formatVersion"`
@@ -134,8 +136,10 @@ type rtb1File struct {
 	Tolerance       tolerance   `json:"tolerance"`
 	BoundsInclusive bool        `json:"boundsInclusive"`
 	Decisions       []string    `json:"decisions"`
-	Items           []rtb1Item  `json:"items"`
+	Items           []I         `json:"items"`
 }
+
+type rtb1File = delayFile[rtb1Item]
 
 type fixtureUnit struct {
 	Time  string `json:"time"`

@@ -129,16 +129,7 @@ func oracleRetryNs(in retryIn) int64 {
 
 // ---- The fixture file ----------------------------------------------------
 
-type retryFile struct {
-	Comment         string      `json:"_comment"`
-	Spec            string      `json:"spec"`
-	FormatVersion   int         `json:"formatVersion"`
-	Units           fixtureUnit `json:"units"`
-	Tolerance       tolerance   `json:"tolerance"`
-	BoundsInclusive bool        `json:"boundsInclusive"`
-	Decisions       []string    `json:"decisions"`
-	Items           []retryItem `json:"items"`
-}
+type retryFile = delayFile[retryItem]
 
 type retryItem struct {
 	ID         string          `json:"id"`
