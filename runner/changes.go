@@ -84,7 +84,7 @@ type changeQueue struct {
 
 // push queues c. With MaxQueuedChanges waiting, the oldest is dropped and
 // counted in the next one delivered.
-func (q *changeQueue) push(c StateChange) {
+func (q *changeQueue) push(c *StateChange) {
 	if len(q.list)-q.head >= MaxQueuedChanges {
 		q.list[q.head] = StateChange{}
 		q.head++
@@ -95,7 +95,7 @@ func (q *changeQueue) push(c StateChange) {
 		clear(q.list[n:])
 		q.list, q.head = q.list[:n], 0
 	}
-	q.list = append(q.list, c)
+	q.list = append(q.list, *c)
 }
 
 // waiting reports whether a change waits and nobody is inside

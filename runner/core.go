@@ -177,16 +177,19 @@ func (c *core) perform(now time.Time, a *engine.Action) {
 // OnStateChange.
 func (c *core) changeState(now time.Time, a *engine.Action) {
 	sc := c.out
-	ch := StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure}
-	c.name(&ch, c.subject(a.From))
+	// Written in place: a StateChange is some 140 bytes, copied once
+	// more on its way to OnStateChange (the shell's queue, then the
+	// delivery's copy), never more.
+	sc.changes = append(sc.changes, StateChange{At: now, From: a.From, To: a.To, Reason: a.Reason, RetryIn: a.RetryIn, Failure: a.Failure})
+	ch := &sc.changes[len(sc.changes)-1]
+	c.name(ch, c.subject(a.From))
 	c.state, c.reason = a.To, a.Reason
 	if len(c.waits) > 0 {
-		c.settle(&ch)
+		c.settle(ch)
 	}
 	if a.To != engine.Connected && a.To != engine.Closing {
 		sc.setActive(nil, nil)
 	}
-	sc.changes = append(sc.changes, ch)
 	if a.To == engine.Closing {
 		if lt := c.transport(c.activeID); lt != nil {
 			// Active: it reported, so Open has returned.

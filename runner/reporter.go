@@ -325,6 +325,21 @@ func (rp Reporter) event(k engine.EventKind, f reconnect.Failure) engine.Event {
 func (p *reporter) openDone(t Transport) bool {
 	p.mu.Lock()
 	p.t, p.notify = t, notifyBits(t)
+	// Reports are passed on at once from here: after those held, which
+	// r.mu, taken before p.mu is released, queues first.
+	// Of dispose and this, the one that comes second closes t.
+	if p.nEarly == 0 { // the usual case: nothing held, no events to build
+		old := p.state.Or(flagOpened | flagReady)
+		p.mu.Unlock()
+		return old&flagDisposed == 0
+	}
+	return p.passHeld()
+}
+
+// passHeld is openDone's end when reports were held while Open ran: it
+// feeds them, in order, to the engine. p.mu is held, and released on
+// return.
+func (p *reporter) passHeld() bool {
 	var evs [len(p.early)]engine.Event
 	n := int(p.nEarly)
 	rp := p.reporter()
@@ -343,14 +358,6 @@ func (p *reporter) openDone(t Transport) bool {
 	}
 	p.nEarly, p.earlyF, p.earlyRTT = 0, reconnect.Failure{}, 0
 	p.connD, p.connF = engine.Details{}, reconnect.Failure{}
-	// Reports are passed on at once from here: after those held, which
-	// r.mu, taken before p.mu is released, queues first.
-	// Of dispose and this, the one that comes second closes t.
-	if n == 0 {
-		old := p.state.Or(flagOpened | flagReady)
-		p.mu.Unlock()
-		return old&flagDisposed == 0
-	}
 	p.r.mu.Lock()
 	old := p.state.Or(flagOpened | flagReady)
 	p.mu.Unlock()

@@ -23,7 +23,13 @@
 # Settings (environment):
 #   BENCH      benchmark=N pairs, space-separated (default below); a
 #              benchmark is found by name in the packages of ./... of each
-#              tree, and one found in only one tree is reported, not compared
+#              tree, and one found in only one tree is reported, not compared;
+#              benchmark=NxR takes the least of R runs for that benchmark
+#              instead of REPEAT (RunnerEvent: its goroutine hand-offs run
+#              the engine on one goroutine or another as the runtime's
+#              monitor thread preempts them, by the wall clock, so one run
+#              in three or four counts 10-40 % more; the least of 8 is
+#              the path without the preemption, steady within 1 %)
 #   THRESHOLD  the increase in percent that fails (default 3)
 #   REPEAT     runs of each count, the least kept (default 2)
 #
@@ -38,7 +44,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 [ $# -le 1 ] || usage
 case "${1:-}" in -h | --help) usage ;; esac
 
-BENCH=${BENCH:-'RetryDelay=4000000 BackoffNextNilSource=2000000 DecidePending=4000000 EngineStep=120000 RunnerEventInline=10000 RunnerEvent=6000'}
+BENCH=${BENCH:-'RetryDelay=4000000 BackoffNextNilSource=2000000 DecidePending=4000000 EngineStep=120000 RunnerEventInline=10000 RunnerEvent=6000x8'}
 THRESHOLD=${THRESHOLD:-3}
 REPEAT=${REPEAT:-2}
 
@@ -61,10 +67,11 @@ basebuild_resolve "$BASE"
 basebuild_checkout
 echo "base:    $label: $(git log -1 --format='%h %s' "$base_sha" | cut -c1-72)"
 echo "current: $(basebuild_current)"
-echo "$(go env GOVERSION), $(valgrind --version), threshold +$THRESHOLD %, least of $REPEAT runs per count"
+echo "$(go env GOVERSION), $(valgrind --version), threshold +$THRESHOLD %, least of $REPEAT runs per count (unless BENCH says NxR)"
 
 names=()
 for pair in $BENCH; do names+=("${pair%%=*}"); done
+
 alternation=$(IFS='|'; echo "${names[*]}")
 
 # build TREE NAME: the test binaries of TREE's packages whose tests
@@ -84,12 +91,12 @@ echo "building the test binaries"
 build "$tmp/base" base
 build "$root" head
 
-# count NAME BENCHMARK N: the least total of REPEAT callgrind runs of the
-# benchmark with -test.benchtime=Nx in tree NAME.
+# count NAME BENCHMARK N RUNS: the least total of RUNS callgrind runs of
+# the benchmark with -test.benchtime=Nx in tree NAME.
 count() {
-	local name=$1 b=$2 n=$3 dir bin least="" r total
+	local name=$1 b=$2 n=$3 runs=$4 dir bin least="" r total
 	read -r _ dir bin < <(grep -E "^$b " "$tmp/$name.bins")
-	for r in $(seq "$REPEAT"); do
+	for r in $(seq "$runs"); do
 		# cpu.rdtscp=off: valgrind 3.19's decoder does not know rdtscp,
 		# which the runtime otherwise executes to time a contended lock
 		# (cputicks in lock2); the run would die of SIGILL.
@@ -121,6 +128,9 @@ failed=()
 for pair in $BENCH; do
 	b=${pair%%=*}
 	n=${pair#*=}
+	runs=$REPEAT
+	case $n in *x*) runs=${n#*x} n=${n%%x*} ;; esac
+	case "$n$runs" in *[!0-9]* | '') echo "instrcmp: bad BENCH entry $pair (want name=N or name=NxR)" >&2; exit 2 ;; esac
 	half=$((n / 2))
 	inbase=$(grep -c "^$b " "$tmp/base.bins" || true)
 	inhead=$(grep -c "^$b " "$tmp/head.bins" || true)
@@ -129,10 +139,10 @@ for pair in $BENCH; do
 		continue
 	fi
 	# base and current interleaved, each count the least of REPEAT runs
-	b1=$(count base "$b" "$half")
-	h1=$(count head "$b" "$half")
-	h2=$(count head "$b" "$n")
-	b2=$(count base "$b" "$n")
+	b1=$(count base "$b" "$half" "$runs")
+	h1=$(count head "$b" "$half" "$runs")
+	h2=$(count head "$b" "$n" "$runs")
+	b2=$(count base "$b" "$n" "$runs")
 	allowed=$(awk -v b="$b" -v t="$THRESHOLD" '$1 == b { a = $2 } END { print (a == "" ? t : a + t) }' "$tmp/accepted")
 	awk -v b="$b" -v b1="$b1" -v b2="$b2" -v h1="$h1" -v h2="$h2" -v d="$((n - half))" -v allowed="$allowed" -v thr="$THRESHOLD" '
 		BEGIN {
