@@ -39,14 +39,6 @@ import (
 	"github.com/reconnect-go/reconnect/runner"
 )
 
-// The demo's host names. Your SDK's are your service's; here each maps to
-// a loopback listener of the example server.
-const (
-	primaryHost  = "realtime.example.test"
-	fallbackHost = "fallback.example.test"
-	checkHost    = "internet-up.example.test"
-)
-
 func main() {
 	reject := flag.Bool("reject-websocket", false, "answer websocket requests 403, as a proxy that blocks them does")
 	blackhole := flag.Bool("blackhole-websocket", false, "never answer websocket requests, as a proxy that swallows them does")
@@ -73,11 +65,11 @@ func main() {
 		os.Exit(2)
 	}
 	start := time.Now()
-	if err := run(f, *inline, *deadline, lg); err != nil {
+	want, err := run(f, *inline, *deadline, lg)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.Exit(1)
 	}
-	want := f.expect()
 	again := ""
 	if *stall {
 		again += ", stalled, dropped by the idle timer, reconnected and delivered"
@@ -99,13 +91,22 @@ type faults struct {
 	maxIdle, requestTimeout                                 time.Duration
 }
 
-// route is a transport to a host.
+// route is a transport to a host; name says which of the demo's hosts it
+// is ("primary", "fallback"), for the messages.
 type route struct {
 	transport reconnect.TransportKind
 	host      string
+	name      string
 }
 
-func (r route) String() string { return r.transport.String() + " to " + r.host }
+func (r route) String() string {
+	return r.transport.String() + " to the " + r.name + " host (" + r.host + ")"
+}
+
+// same reports whether a state change names r's transport kind and host.
+func (r route) same(ch runner.StateChange) bool {
+	return ch.TransportKind == r.transport && ch.Host == r.host
+}
 
 // expected is where the connection should end up: connected is the route
 // of the first CONNECTED, delivered the one the messages settle on.
@@ -117,8 +118,9 @@ type expected struct{ connected, delivered route }
 // whenever the websocket failed on the primary host first (the engine
 // then tries the fallback hosts over HTTP, and upgrades to a websocket
 // once connected). A drop changes none of this.
-func (f faults) expect() expected {
-	e := expected{route{reconnect.WebSocket, primaryHost}, route{reconnect.WebSocket, primaryHost}}
+func (f faults) expect(primary, fallback string) expected {
+	p := route{reconnect.WebSocket, primary, "primary"}
+	e := expected{p, p}
 	if f.reject || f.blackhole {
 		e.delivered.transport = reconnect.HTTP
 	}
@@ -126,12 +128,13 @@ func (f faults) expect() expected {
 		e.connected.transport = reconnect.HTTP
 	}
 	if f.primaryDown {
-		e.connected.host, e.delivered.host = fallbackHost, fallbackHost
+		e.connected.host, e.delivered.host = fallback, fallback
+		e.connected.name, e.delivered.name = "fallback", "fallback"
 	}
 	return e
 }
 
-func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
+func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) (want expected, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 
@@ -142,25 +145,25 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 	srv.Stall.Store(f.stall)
 	primary, downPrimary, err := srv.Listen()
 	if err != nil {
-		return err
+		return want, err
 	}
 	fallback, _, err := srv.Listen()
 	if err != nil {
-		return err
+		return want, err
 	}
 	if f.primaryDown {
 		downPrimary()
 	}
-	addrs := map[string]string{primaryHost: primary, fallbackHost: fallback, checkHost: fallback}
 
 	var renewals atomic.Int64
 	changes := make(chan runner.StateChange, runner.MaxQueuedChanges)
 	msgs := make(chan sdk.Message, 64)
 	c, err := sdk.New(sdk.Options{
-		Endpoint:             primaryHost,
-		FallbackHosts:        []string{fallbackHost},
-		Resolve:              func(host string) (string, bool) { a, ok := addrs[host]; return a, ok },
-		ConnectivityCheckURL: "http://" + checkHost + protocol.PathCheck,
+		// The hosts as the dialer reaches them, ports included: the
+		// runner hands the Dialer exactly what is configured here.
+		Endpoint:             primary,
+		FallbackHosts:        []string{fallback},
+		ConnectivityCheckURL: "http://" + fallback + protocol.PathCheck,
 		Logger:               lg,
 		// Neither callback blocks: Inline asks that, and the demo reads
 		// both channels only while it waits.
@@ -177,38 +180,38 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		RealtimeRequestTimeout: f.requestTimeout,
 	})
 	if err != nil {
-		return err
+		return want, err
 	}
-	want := f.expect()
+	want = f.expect(primary, fallback)
 	if err := c.Connect(ctx); err != nil {
 		// Under every fault here the first attempt connects in the end
 		// (another transport, another host); a real SDK returns this to
 		// its user, and the runner goes on retrying.
-		return fmt.Errorf("the first attempt failed: %w", err)
+		return want, fmt.Errorf("the first attempt failed: %w", err)
 	}
 	if f.stall {
 		if err := detectStall(ctx, srv, changes, want, f, lg); err != nil {
-			return err
+			return want, err
 		}
 	}
 	if err := deliver(ctx, c, changes, msgs, want, "hello", lg); err != nil {
-		return err
+		return want, err
 	}
 	if f.tokenError {
 		lg.Info("server: expiring every token", "told", srv.ExpireTokens())
 		expired := time.Now()
 		ch, err := await(ctx, changes, engine.Disconnected)
 		if err != nil {
-			return err
+			return want, err
 		}
 		if ch.Failure.Kind != reconnect.FailureToken {
-			return fmt.Errorf("DISCONNECTED with %v, want a token error", ch.Failure)
+			return want, fmt.Errorf("DISCONNECTED with %v, want a token error", ch.Failure)
 		}
 		if err := deliver(ctx, c, changes, msgs, want, "hello after the renewal", lg); err != nil {
-			return fmt.Errorf("after the token error: %w", err)
+			return want, fmt.Errorf("after the token error: %w", err)
 		}
 		if n := renewals.Load(); n != 1 {
-			return fmt.Errorf("%d token renewals, want 1 (RTN15h)", n)
+			return want, fmt.Errorf("%d token renewals, want 1 (RTN15h)", n)
 		}
 		lg.Info("renewed once and delivered again", "after", time.Since(expired).Round(time.Millisecond))
 	}
@@ -216,16 +219,16 @@ func run(f faults, inline bool, deadline time.Duration, lg *slog.Logger) error {
 		lg.Info("server: dropping every connection", "dropped", srv.DropAll())
 		ch, err := await(ctx, changes, engine.Disconnected)
 		if err != nil {
-			return err
+			return want, err
 		}
 		if ch.Reason != engine.ReasonDropped {
-			return fmt.Errorf("DISCONNECTED for %v, want %v", ch.Reason, engine.ReasonDropped)
+			return want, fmt.Errorf("DISCONNECTED for %v, want %v", ch.Reason, engine.ReasonDropped)
 		}
 		if err := deliver(ctx, c, changes, msgs, want, "hello again", lg); err != nil {
-			return fmt.Errorf("after the drop: %w", err)
+			return want, fmt.Errorf("after the drop: %w", err)
 		}
 	}
-	return c.Close(ctx)
+	return want, c.Close(ctx)
 }
 
 // detectStall waits for CONNECTED over want.connected on a connection the
@@ -240,8 +243,8 @@ func detectStall(ctx context.Context, srv *server.Server, changes <-chan runner.
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
-		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
+	if !want.connected.same(ch) {
+		return fmt.Errorf("CONNECTED over %v to %s, want %v", ch.TransportKind, ch.Host, want.connected)
 	}
 	connected := ch.At
 	lost, err := await(ctx, changes, engine.Disconnected)
@@ -271,8 +274,8 @@ func deliver(ctx context.Context, c *sdk.Client, changes <-chan runner.StateChan
 	if err != nil {
 		return err
 	}
-	if got := (route{ch.TransportKind, ch.Host}); got != want.connected {
-		return fmt.Errorf("CONNECTED over %v, want %v", got, want.connected)
+	if !want.connected.same(ch) {
+		return fmt.Errorf("CONNECTED over %v to %s, want %v", ch.TransportKind, ch.Host, want.connected)
 	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -292,12 +295,12 @@ func echo(ctx context.Context, msgs <-chan sdk.Message, tick <-chan time.Time, d
 	for {
 		select {
 		case m := <-msgs:
-			got := route{m.Transport, m.Host}
-			if strings.HasPrefix(m.Data, data+" ") && got == want {
-				lg.Info("message", "data", m.Data, "over", got)
+			over := m.Transport.String() + " to " + m.Host
+			if strings.HasPrefix(m.Data, data+" ") && m.Transport == want.transport && m.Host == want.host {
+				lg.Info("message", "data", m.Data, "over", over)
 				return true, nil
 			}
-			lg.Debug("message", "data", m.Data, "over", got, "waiting for", want)
+			lg.Debug("message", "data", m.Data, "over", over, "waiting for", want)
 		case <-tick:
 			return false, nil
 		case <-ctx.Done():

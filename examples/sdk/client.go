@@ -19,15 +19,20 @@ import (
 
 // Options configure a Client.
 type Options struct {
-	// Endpoint is the primary host name, FallbackHosts the hosts tried,
-	// in random order, when the primary fails in a way that qualifies
+	// Endpoint is the primary host, FallbackHosts the hosts tried, in
+	// random order, when the primary fails in a way that qualifies
 	// (reconnect.ShouldFallback). Both are your service's, never a
-	// default: the engine would otherwise resolve a vendor's hosts.
+	// default: the engine would otherwise resolve a vendor's hosts. A
+	// host may carry a port ("rt.example.com:8443", "realtime:8080",
+	// "127.0.0.1:9000") and may be one label ("realtime"); the dialer
+	// receives it exactly as written here.
 	Endpoint      string
 	FallbackHosts []string
-	// Resolve maps a host name to the address to dial, "ip:port"; ok
-	// false fails the dial as an unknown host does (FailureDNS). nil
-	// dials the host name itself, on port 80, through the system's DNS.
+	// Resolve, if not nil, maps a host (without its port) to the address
+	// to dial, "ip:port": a proxy, a service registry, a test's listeners;
+	// ok false fails the dial as an unknown host does (FailureDNS). nil
+	// dials the host as configured (port 80 when it names none) through
+	// the system's DNS.
 	Resolve func(host string) (addr string, ok bool)
 	// ConnectivityCheckURL is the URL the runner GETs before it tries a
 	// fallback host (RTN17j): the internet is up when it answers "yes"

@@ -52,7 +52,13 @@ func (t *longPoll) run() {
 		return
 	}
 	t.reportViable()
+	// The session is known before the body is read: the CONNECTED in it
+	// lets the runner ask for a close (RequestClose), whose CLOSE needs
+	// the session, at once.
 	id := resp.Header.Get(protocol.HeaderSession)
+	t.mu.Lock()
+	t.session = id
+	t.mu.Unlock()
 	if t.read(resp) {
 		return
 	}
@@ -60,9 +66,6 @@ func (t *longPoll) run() {
 		t.end(reconnect.Failure{Kind: reconnect.FailureOther}) // after Viable: Closed
 		return
 	}
-	t.mu.Lock()
-	t.session = id
-	t.mu.Unlock()
 	for {
 		resp, err := t.do(http.MethodGet, protocol.PathRecv+"?session="+id, "", pollTimeout)
 		switch {
