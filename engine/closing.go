@@ -48,7 +48,8 @@ func (e *Engine) closeIfNothingLeft(out []Action) []Action {
 func (e *Engine) activateWhileClosing(out []Action, s *transportSlot) []Action {
 	out = e.cancelConnectTimer(out, s)
 	s.status = slotActive
-	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
+	out, a := pushAction(out)
+	a.Kind, a.Transport = ActionActivateTransport, s.id
 	out = e.disposeWhere(out, func(o *transportSlot) bool { return o != s })
 	return e.startTimer(out, TimerClose, e.cfg.Timeouts.Closing, 0)
 }

@@ -102,5 +102,7 @@ func (e *Engine) update(out []Action, r Reason, f reconnect.Failure) []Action {
 	} else {
 		e.lastErr = f
 	}
-	return append(out, Action{Kind: ActionUpdate, From: Connected, To: Connected, Reason: r, Failure: f})
+	out, a := pushAction(out)
+	a.Kind, a.From, a.To, a.Reason, a.Failure = ActionUpdate, Connected, Connected, r, f
+	return out
 }

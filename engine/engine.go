@@ -340,7 +340,9 @@ func (e *Engine) setState(out []Action, to State, reason Reason, retryIn time.Du
 		e.lastErr = f
 	}
 	e.state, e.stateErr = to, f
-	return append(out, Action{Kind: ActionStateChange, From: from, To: to, Reason: reason, RetryIn: retryIn, Failure: f})
+	out, a := pushAction(out)
+	a.Kind, a.From, a.To, a.Reason, a.RetryIn, a.Failure = ActionStateChange, from, to, reason, retryIn, f
+	return out
 }
 
 // stopAll disposes every transport and cancels every timer.

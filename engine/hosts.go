@@ -26,7 +26,8 @@ func (e *Engine) fallbackCount() int {
 func (e *Engine) askConnectivity(out []Action, p checkPurpose) []Action {
 	e.lastCheck++
 	e.att.check, e.att.checkID = p, e.lastCheck
-	out = append(out, Action{Kind: ActionCheckConnectivity, Check: e.att.checkID})
+	out, a := pushAction(out)
+	a.Kind, a.Check = ActionCheckConnectivity, e.att.checkID
 	return e.startTimer(out, TimerConnectivityCheck, e.cfg.Timeouts.HTTPRequest, 0)
 }
 

@@ -80,14 +80,18 @@ func (e *Engine) startTimer(out []Action, k TimerKind, d time.Duration, tid Tran
 	if k != TimerConnect {
 		e.singles[k] = e.lastTimer
 	}
-	return append(out, Action{Kind: ActionStartTimer, Timer: e.lastTimer, TimerKind: k, Transport: tid, Due: e.now.Add(d)})
+	out, a := pushAction(out)
+	a.Kind, a.Timer, a.TimerKind, a.Transport, a.Due = ActionStartTimer, e.lastTimer, k, tid, e.now.Add(d)
+	return out
 }
 
 // cancelKind cancels the live timer of kind k, if any.
 func (e *Engine) cancelKind(out []Action, k TimerKind) []Action {
 	if id := e.singles[k]; id != 0 {
 		e.singles[k] = 0
-		out = append(out, Action{Kind: ActionCancelTimer, Timer: id, TimerKind: k})
+		var a *Action
+		out, a = pushAction(out)
+		a.Kind, a.Timer, a.TimerKind = ActionCancelTimer, id, k
 	}
 	return out
 }
@@ -95,7 +99,9 @@ func (e *Engine) cancelKind(out []Action, k TimerKind) []Action {
 // cancelConnectTimer cancels transport s's connect timeout, if running.
 func (e *Engine) cancelConnectTimer(out []Action, s *transportSlot) []Action {
 	if s.timeout != 0 {
-		out = append(out, Action{Kind: ActionCancelTimer, Timer: s.timeout, TimerKind: TimerConnect, Transport: s.id})
+		var a *Action
+		out, a = pushAction(out)
+		a.Kind, a.Timer, a.TimerKind, a.Transport = ActionCancelTimer, s.timeout, TimerConnect, s.id
 		s.timeout = 0
 	}
 	return out

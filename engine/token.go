@@ -52,7 +52,8 @@ func (e *Engine) renewBeforeAttempt(out []Action) []Action {
 func (e *Engine) askRenewal(out []Action) []Action {
 	e.lastCheck++
 	e.att.renewal = e.lastCheck
-	out = append(out, Action{Kind: ActionRenewToken, Check: e.att.renewal})
+	out, a := pushAction(out)
+	a.Kind, a.Check = ActionRenewToken, e.att.renewal
 	return e.startTimer(out, TimerRenewToken, e.cfg.Timeouts.Renewal, 0)
 }
 

@@ -92,7 +92,8 @@ func (e *Engine) activate(out []Action, s *transportSlot, d Details, f reconnect
 		out = e.dispose(out, prev) // the upgrade websocket takes over from HTTP
 	}
 	s.status = slotActive
-	out = append(out, Action{Kind: ActionActivateTransport, Transport: s.id})
+	out, a := pushAction(out)
+	a.Kind, a.Transport = ActionActivateTransport, s.id
 	out = e.cancelTimers(out, attemptTimers...)
 	e.att.check = checkNone
 	if s.kind == reconnect.WebSocket {
@@ -248,7 +249,9 @@ func (e *Engine) open(out []Action, k reconnect.TransportKind, host string, m re
 		}
 		e.lastTport++
 		*s = transportSlot{id: e.lastTport, kind: k, mode: m, host: host, role: r, status: slotOpening}
-		out = append(out, Action{Kind: ActionOpenTransport, Transport: s.id, TransportKind: k, Host: host, Mode: m})
+		var a *Action
+		out, a = pushAction(out)
+		a.Kind, a.Transport, a.TransportKind, a.Host, a.Mode = ActionOpenTransport, s.id, k, host, m
 		out = e.startTimer(out, TimerConnect, e.cfg.Timeouts.Connect, s.id)
 		s.timeout = e.lastTimer
 		return out
@@ -260,7 +263,8 @@ func (e *Engine) open(out []Action, k reconnect.TransportKind, host string, m re
 // the active transport its idle timer right after (idle.go).
 func (e *Engine) dispose(out []Action, s *transportSlot) []Action {
 	out = e.cancelConnectTimer(out, s)
-	out = append(out, Action{Kind: ActionDisposeTransport, Transport: s.id})
+	out, a := pushAction(out)
+	a.Kind, a.Transport = ActionDisposeTransport, s.id
 	if s.status == slotActive {
 		out = e.cancelKind(out, TimerIdle)
 	}

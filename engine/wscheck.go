@@ -46,7 +46,9 @@ func (e *Engine) connectWS(out []Action) []Action {
 func (e *Engine) askWebSocketCheck(out []Action) []Action {
 	e.lastCheck++
 	e.att.wsCheck, e.att.wsCheckID = wsCheckPending, e.lastCheck
-	return append(out, Action{Kind: ActionCheckWebSocket, Check: e.att.wsCheckID})
+	out, a := pushAction(out)
+	a.Kind, a.Check = ActionCheckWebSocket, e.att.wsCheckID
+	return out
 }
 
 // onWebSocketCheck handles the answer to the websocket check: the
@@ -80,7 +82,8 @@ func (e *Engine) onSlowTimer(out []Action) []Action {
 	}
 	e.lastCheck++
 	e.att.slowCheck = e.lastCheck
-	out = append(out, Action{Kind: ActionCheckConnectivity, Check: e.att.slowCheck})
+	out, a := pushAction(out)
+	a.Kind, a.Check = ActionCheckConnectivity, e.att.slowCheck
 	return e.startTimer(out, TimerSlowCheck, e.cfg.Timeouts.HTTPRequest, 0)
 }
 
