@@ -29,7 +29,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 		if err != nil {
 			continue // an invalid combination (a window not shorter than the TTL)
 		}
-		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
+		gen := &generator{r: r, g: g, cfg: tl.Config, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
 		n := 1 + r.IntN(60)
 		var goSteps [][]string
 		for len(tl.Steps) < n {
@@ -60,71 +60,11 @@ func randDraw(r *rand.Rand) float64 {
 
 func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 
-func randConfig(r *rand.Rand) Config {
-	var c Config
-	c.Policy = pick(r, "", "websocket-first", "http-first", "websocket-check")
-	c.Endpoint = pick(r, "", "", "rt.example.com", "acme", "nonprod:acme", "localhost")
-	switch r.IntN(8) {
-	case 0:
-		c.FallbackHosts = &[]string{}
-	case 1:
-		c.FallbackHosts = &[]string{"f1.example.com"}
-	case 2:
-		c.FallbackHosts = &[]string{"f1.example.com", "f2.example.com", "f3.example.com", "f4.example.com"}
-	}
-	switch r.IntN(8) {
-	case 0:
-		c.WebSocket = new(bool)
-	case 1:
-		c.HTTP = new(bool)
-	}
-	c.ShortCircuitMs = pick[int64](r, 0, 0, 0, 1, 500, 3000)
-	c.ConnectionStateTTLMs = pick[int64](r, 0, 0, 3000, 5000, 10000, 30000)
-	if r.IntN(3) == 0 {
-		at := pick[int64](r, EpochUnixMs, EpochUnixMs-1000, EpochUnixMs-86400000, EpochUnixMs-86400000+1, EpochUnixMs+5000)
-		c.Preference = "v1 " + pick(r, "http", "http", "websocket") + " " + strconv.FormatInt(at, 10) + " " + pick(r, "connected", "websocket-unstable")
-	}
-	c.RememberTransport = r.IntN(3) == 0
-	if r.IntN(4) == 0 {
-		c.ReconnectWindowMs = pick[int64](r, 1000, 2000, 4000, 10000)
-		c.ImmediateShare = pick(r, 0, 0, 0.1, 0.5)
-	}
-	if r.IntN(5) == 0 {
-		c.RetrySpread = pick(r, 0.5, 1)
-	}
-	if r.IntN(5) == 0 {
-		c.SuspendedSpread = pick(r, 0.5, 1)
-	}
-	if r.IntN(5) == 0 && c.RetrySpread == 0 {
-		// The retry families (engine.Config.Retry) at their storm
-		// parameters and at small ones, which retry often.
-		switch r.IntN(4) {
-		case 0:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "full-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
-		case 1:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "equal-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
-		case 2:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "grpc", pick[int64](r, 1000, 300), pick[int64](r, 120000, 5000)
-			c.RetryMultiplier, c.RetryJitter = pick(r, 1.6, 1, 2.5), pick(r, 0.2, 0, 1)
-		default:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "decorrelated-jitter", pick[int64](r, 1000, 100), pick[int64](r, 30000, 3000)
-		}
-	}
-	if r.IntN(5) == 0 {
-		if c.ReconnectWindowMs == 0 && r.IntN(2) == 0 {
-			c.ImmediateReconnect = "off"
-		} else {
-			c.ImmediateReconnect, c.ImmediateReconnectIntervalMs = "limited", pick[int64](r, 1000, 5000, 30000)
-		}
-	}
-	c.CanRenewToken = r.IntN(2) == 0
-	return c
-}
-
 // generator draws the next event from what the Go engine has live.
 type generator struct {
 	r   *rand.Rand
 	g   *goEngine
+	cfg Config
 	now int64 // ms
 	// flappy timelines connect and drop quickly, over and over: the
 	// flapping guard's drops (Config.Flap) within its window.
@@ -142,6 +82,11 @@ var failures = []string{
 	"http-status:504", "http-status:505", "disconnected", "disconnected:400", "disconnected:500",
 	"disconnected:503", "disconnected:504", "disconnected:505", "disconnected:599",
 }
+
+// rtts are the round trips (ms) a dialed event carries: 0, fractions,
+// around the short circuit's 2000 ms divided by the multiples, at it, and
+// the grammar's most, a day.
+var rtts = []string{"0", "0.5", "1", "7", "33.3", "100", "100", "250", "666.667", "1999.999", "2000", "86400000"}
 
 // closes are what a closed event carries: nothing (a clean close) most
 // often, a failure otherwise.
@@ -270,16 +215,18 @@ func (gen *generator) transportEvent(id uint64) string {
 		if t.active {
 			kind = "closed"
 		}
+	case t.kind == "websocket" && !t.viable && gen.cfg.AdaptiveMultiple > 0 && r.IntN(3) == 0:
+		kind = "dialed" // the adaptive short circuit's input, before the handshake
 	case t.active:
 		kind = pick(r, "closed", "closed", "closed", "failed", "failed", "connected", "viable",
-			"details", "details", "activity", "activity", "activity", "activity", "activity")
+			"details", "details", "activity", "activity", "activity", "activity", "activity", "dialed")
 		if _, idle := gen.g.timers["idle"]; idle && r.IntN(2) == 0 {
 			kind = "activity" // the idle timer's input: activity before it fires, or none
 		}
 	case t.viable:
-		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable", "details", "activity")
+		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable", "details", "activity", "dialed")
 	default:
-		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed", "activity")
+		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed", "activity", "dialed")
 	}
 	return gen.withOptions(kind, id)
 }
@@ -302,6 +249,8 @@ func (gen *generator) withOptions(kind string, id uint64) string {
 		ev += opts
 	case "activity":
 		ev += gen.activityAt()
+	case "dialed":
+		ev += " rtt=" + pick(r, rtts...)
 	}
 	return ev
 }
@@ -360,7 +309,7 @@ func (gen *generator) transportEventAny(id uint64) string {
 	case 2:
 		return fmt.Sprintf("failed T%d %s", id, gen.failure())
 	case 3:
-		return gen.withOptions(pick(r, "details", "activity"), id)
+		return gen.withOptions(pick(r, "details", "activity", "dialed"), id)
 	default:
 		return fmt.Sprintf("closed T%d", id)
 	}
