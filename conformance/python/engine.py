@@ -171,6 +171,10 @@ class Engine:
         if c["endpoint"]:
             primary, fallbacks = ad.resolve_hosts(c["endpoint"], "", "fallbackHosts" in config,
                                                   config.get("fallbackHosts"))
+        elif "fallbackHosts" in config:
+            # REC2a2 under the default endpoint: the option's hosts,
+            # validated and lowered as resolveHosts does.
+            primary, fallbacks = c["primaryHost"], ad.explicit_fallbacks(config["fallbackHosts"])
         else:
             primary, fallbacks = c["primaryHost"], list(c["fallbackHosts"])
         self.primary = primary
