@@ -29,7 +29,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 		if err != nil {
 			continue // an invalid combination (a window not shorter than the TTL)
 		}
-		gen := &generator{r: r, g: g, cfg: tl.Config, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
+		gen := &generator{r: r, g: g, cfg: tl.Config, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}, reconnectAt: -1}
 		n := 1 + r.IntN(60)
 		var goSteps [][]string
 		for len(tl.Steps) < n {
@@ -40,6 +40,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 			}
 			tl.Steps = append(tl.Steps, st)
 			goSteps = append(goSteps, acts)
+			gen.observe(st, acts)
 		}
 		// The draws the Go engine took, and a few more for an engine that
 		// takes more (a difference the actions then show).
@@ -72,6 +73,10 @@ type generator struct {
 	// maxIdle is the maxIdleInterval (ms) the last CONNECTED message fed
 	// for each transport said (0: none), for activity at the idle limit.
 	maxIdle map[uint64]int64
+	// reconnectAt is the time (ms) of the last immediate reconnect, for
+	// the first-retry rule's end, disconnectedRetryTimeout after it (-1:
+	// none yet).
+	reconnectAt int64
 }
 
 // failures are the failures transport events and fatal errors carry:
@@ -147,6 +152,7 @@ func (gen *generator) next() Step {
 		8:  1, // fatal
 		9:  0, // activity at the idle limit's edge
 		10: 1, // authorize (RTC8)
+		11: 0, // a transport lost at the first-retry rule's end
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -168,9 +174,25 @@ func (gen *generator) next() Step {
 	if _, idle := g.timers["idle"]; idle && gen.idleLimit() > 0 {
 		w[9] = 8
 	}
+	end := gen.reconnectAt + disconnectedRetryTimeoutMs
+	if gen.cfg.FirstRetryMs > 0 && gen.reconnectAt >= 0 && gen.now <= end+1 && len(live) > 0 && state == "connecting" {
+		w[11] = 6
+	}
 	switch choose(r, w) {
 	case 0:
-		return step(g.dueMs(timers[0]), "timer "+timers[0])
+		// The first timer due, or another due at the same millisecond
+		// (timers of equal timeouts): any order is a valid input.
+		var tied []string
+		for _, n := range timers {
+			if g.dueMs(n) == g.dueMs(timers[0]) {
+				tied = append(tied, n)
+			}
+		}
+		name := timers[0]
+		if r.IntN(3) == 0 {
+			name = pick(r, tied...)
+		}
+		return step(g.dueMs(name), "timer "+name)
 	case 1:
 		t := max(g.dueMs(timers[0]), gen.now) + int64(pick(r, 1, 10, 500, 3000, 20000, 200000))
 		var due []string
@@ -198,8 +220,19 @@ func (gen *generator) next() Step {
 		return step(at(), "fatal "+pick(r, failures...))
 	case 10:
 		return step(at(), "authorize")
+	case 11:
+		id := pick(r, live...)
+		return step(end+int64(pick(r, -1, 0, 0, 1)), fmt.Sprintf("failed T%d %s", id, pick(r, "refused", "timeout", "disconnected:503")))
 	default:
 		return step(at(), gen.activityAtTheEdge())
+	}
+}
+
+// observe notes what the Go engine did at step st: an immediate
+// reconnect starts the first-retry rule's time.
+func (gen *generator) observe(st Step, acts []string) {
+	if slices.Contains(acts, "state disconnected connecting reconnect") {
+		gen.reconnectAt = st.AtMs
 	}
 }
 
