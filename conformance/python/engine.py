@@ -572,7 +572,10 @@ class Engine:
             rtt_ms = max(0.0, float(words[1].removeprefix("rtt=")))
         except ValueError:
             rtt_ms = 0.0
-        head = min(max(min(ms_ns(k * rtt_ms), self.short_circuit), ms_ns(self.c["adaptiveFloorMs"])), self.short_circuit)
+        # k x rtt in double precision on the rtt's whole nanoseconds, rounded
+        # to the nearest nanosecond, halves away from zero.
+        head_ns = ad.round_half_away(k * ms_ns(rtt_ms))
+        head = min(max(min(head_ns, self.short_circuit), ms_ns(self.c["adaptiveFloorMs"])), self.short_circuit)
         due = self.att.sc_start + head
         if due >= self.timers["short-circuit"]:
             return

@@ -88,10 +88,12 @@ var failures = []string{
 	"disconnected:503", "disconnected:504", "disconnected:505", "disconnected:599",
 }
 
-// rtts are the round trips (ms) a dialed event carries: 0, fractions,
-// around the short circuit's 2000 ms divided by the multiples, at it, and
-// the grammar's most, a day.
-var rtts = []string{"0", "0.5", "1", "7", "33.3", "100", "100", "250", "666.667", "1999.999", "2000", "86400000"}
+// rtts are the round trips (ms) a dialed event carries: 0, fractions (to
+// the nanosecond, the grammar's finest: a product by a fractional multiple
+// then has half a nanosecond to round), around the short circuit's 2000 ms
+// divided by the multiples, at it, and the grammar's most, a day.
+var rtts = []string{"0", "0.5", "1", "7", "33.3", "100", "100", "250", "666.667", "1999.999", "2000", "86400000",
+	"0.000001", "10.000005", "33.000003", "100.000001"}
 
 // closes are what a closed event carries: nothing (a clean close) most
 // often, a failure otherwise.
