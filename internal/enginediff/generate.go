@@ -73,9 +73,9 @@ type generator struct {
 	// maxIdle is the maxIdleInterval (ms) the last CONNECTED message fed
 	// for each transport said (0: none), for activity at the idle limit.
 	maxIdle map[uint64]int64
-	// reconnectAt is the time (ms) of the last immediate reconnect, for
-	// the first-retry rule's end, disconnectedRetryTimeout after it (-1:
-	// none yet).
+	// reconnectAt is the time (ms) of the last immediate reconnect (or
+	// of the drop, with a reconnect window), for the first-retry rule's
+	// end, disconnectedRetryTimeout after it (-1: none yet).
 	reconnectAt int64
 }
 
@@ -233,8 +233,15 @@ func (gen *generator) next() Step {
 // observe notes what the Go engine did at step st: an immediate
 // reconnect starts the first-retry rule's time.
 func (gen *generator) observe(st Step, acts []string) {
-	if slices.Contains(acts, "state disconnected connecting reconnect") {
-		gen.reconnectAt = st.AtMs
+	for _, a := range acts {
+		// The immediate reconnect, or the drop or network-down whose
+		// reconnect the reconnect window delays (the rule counts from
+		// the drop then; a rate-limited drop also matches, harmlessly).
+		if a == "state disconnected connecting reconnect" ||
+			gen.cfg.ReconnectWindowMs > 0 && (strings.Contains(a, " disconnected dropped ") || strings.Contains(a, " disconnected network-down ")) {
+			gen.reconnectAt = st.AtMs
+			return
+		}
 	}
 }
 

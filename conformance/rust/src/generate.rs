@@ -57,10 +57,25 @@ const FAILURES: [&str; 18] = [
     "other",
 ];
 
-/// The round trips (ms) a dialed event carries: 0, fractions, around the
-/// short circuit divided by the multiples, at it, and a day.
-const RTTS: [&str; 11] = [
-    "0", "0.5", "1", "7", "33.3", "100", "250", "666.667", "1999.999", "2000", "86400000",
+/// The round trips (ms) a dialed event carries: 0, fractions (to the
+/// nanosecond: a product by a fractional multiple then has half a
+/// nanosecond to round), around the short circuit divided by the
+/// multiples, at it, and a day.
+const RTTS: [&str; 14] = [
+    "0",
+    "0.5",
+    "1",
+    "7",
+    "33.3",
+    "100",
+    "250",
+    "666.667",
+    "1999.999",
+    "2000",
+    "86400000",
+    "0.000002",
+    "10.000005",
+    "100.000001",
 ];
 
 /// The retry families (engine.Config.Retry) at their storm parameters and
