@@ -131,7 +131,8 @@ func TestGenerateCovers(t *testing.T) {
 		"renewalTimeoutMs", "jobs 1 ms", "jobs all equal", "idleLimitMs", "idleLimitMs with maxIdleInterval",
 		"idleLimitMs without maxIdleInterval", "firstRetryMs", "firstRetryMs with a retry family", "firstRetryMs at its most",
 		"adaptiveMultiple", "adaptiveMultiple 100", "adaptiveFloorMs", "adaptiveFloorMs at the short circuit",
-		"endpoint address", "endpoint in capitals", "fallbackHosts one label", "fallbackHosts the primary")
+		"endpoint address", "endpoint in capitals", "fallbackHosts one label", "fallbackHosts the primary",
+		"timers due together, fired out of order")
 	for _, w := range want {
 		if seen[w] == 0 {
 			t.Errorf("no timeline has %s", w)
@@ -257,6 +258,9 @@ func coverEvent(g *goEngine, c Config, st Step, seen map[string]int) {
 			break
 		}
 		kind := strings.Fields(name)[0]
+		if first := g.liveTimers()[0]; first != name && g.dueMs(first) == g.dueMs(name) && st.AtMs == g.dueMs(name) {
+			seen["timers due together, fired out of order"]++
+		}
 		if st.AtMs == g.dueMs(name) {
 			seen["timer fired when due "+kind]++
 		} else {
