@@ -63,14 +63,17 @@ func (a AdaptiveShortCircuit) On() bool { return a.Multiple > 0 }
 
 // HeadStart returns the websocket's head start under the rule for a dial
 // that took rtt, with ceiling the configured short circuit:
-// clamp(Multiple × rtt, Floor, ceiling). A negative rtt counts as 0, so
-// the Floor applies; a product beyond the ceiling (or overflowing) gives
-// the ceiling, and so does a Floor above it.
+// clamp(Multiple × rtt, Floor, ceiling), the product computed in double
+// precision on rtt's whole nanoseconds and rounded to the nearest
+// nanosecond, halves away from zero (as every delay the engine computes
+// is). A negative rtt counts as 0, so the Floor applies; a product beyond
+// the ceiling (or overflowing) gives the ceiling, and so does a Floor
+// above it.
 func (a AdaptiveShortCircuit) HeadStart(rtt, ceiling time.Duration) time.Duration {
 	rtt = max(rtt, 0)
 	d := ceiling
 	if p := a.Multiple * float64(rtt); p < float64(ceiling) {
-		d = time.Duration(p)
+		d = time.Duration(math.Round(p))
 	}
 	return min(max(d, a.Floor), ceiling)
 }

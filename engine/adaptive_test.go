@@ -26,6 +26,14 @@ func TestAdaptiveHeadStart(t *testing.T) {
 			t.Errorf("HeadStart(%v, %v) = %v, want %v", c.rtt, c.ceiling, got, c.want)
 		}
 	}
+	// The product is rounded to the nearest nanosecond, halves away from
+	// zero: 1.5 × 10,000,005 ns = 15,000,007.5 ns.
+	k := engine.AdaptiveShortCircuit{Multiple: 1.5}
+	for _, c := range []struct{ rtt, want time.Duration }{{10_000_005, 15_000_008}, {1, 2}, {3, 5}, {10_000_004, 15_000_006}} {
+		if got := k.HeadStart(c.rtt, 2*time.Second); got != c.want {
+			t.Errorf("k 1.5: HeadStart(%d ns) = %d ns, want %d ns", c.rtt, got, c.want)
+		}
+	}
 }
 
 // TestAdaptiveValidate: every bad field is a *FieldError naming it.

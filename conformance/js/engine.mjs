@@ -471,7 +471,9 @@ export class Engine {
     const rttMs = Math.max(0, Number((rttWord ?? "").replace(/^rtt=/, "")) || 0);
     const ceilingNs = nsOfMs(this.shortCircuitMs());
     const floorNs = nsOfMs(this.cfg.adaptiveFloorMs);
-    let headNs = nsOfMs(k * rttMs);
+    // k × rtt in double precision on the rtt's whole nanoseconds, rounded
+    // to the nearest nanosecond, halves away from zero (docs/engine.md).
+    let headNs = BigInt(Math.round(k * Number(nsOfMs(rttMs))));
     if (headNs > ceilingNs) headNs = ceilingNs;
     if (headNs < floorNs) headNs = floorNs;
     if (headNs > ceilingNs) headNs = ceilingNs;

@@ -42,11 +42,16 @@ SPARE_DRAWS = 200
 
 def random_config(rng):
     cfg = {"policy": rng.choice(["websocket-first", "http-first", "websocket-check"])}
-    if rng.random() < 0.25:
-        cfg["endpoint"] = "rt.example.com"
-    if rng.random() < 0.1:
+    if rng.random() < 0.35:
+        # Ably's preset resolves the endpoint (a port is an error there):
+        # an explicit host, a routing policy, an address, capitals.
+        cfg["endpoint"] = rng.choice(["rt.example.com", "rt.example.com", "acme", "nonprod:acme",
+                                      "localhost", "127.0.0.1", "RT.Example.COM"])
+    if rng.random() < 0.12:
         cfg["fallbackHosts"] = rng.choice([[], ["fb1.example.com"], ["fb1.example.com", "fb2.example.com"],
-                                           ["a.example.com", "b.example.com", "c.example.com", "d.example.com"]])
+                                           ["a.example.com", "b.example.com", "c.example.com", "d.example.com"],
+                                           ["realtime-b", "realtime-c"], ["main.realtime.ably.net"],
+                                           ["F1.Example.COM"]])
     if rng.random() < 0.1:
         cfg["shortCircuitMs"] = rng.choice([500, 3000])
     if rng.random() < 0.1:
@@ -64,14 +69,56 @@ def random_config(rng):
         cfg["immediateShare"] = rng.choice([0, 0.3])
     if rng.random() < 0.05:
         cfg["retrySpread"] = 1
+    elif rng.random() < 0.2:
+        retry_family(rng, cfg)
+    if rng.random() < 0.2:
+        if "reconnectWindowMs" not in cfg and rng.random() < 0.5:
+            cfg["immediateReconnect"] = "off"
+        else:
+            cfg["immediateReconnect"] = "limited"
+            cfg["immediateReconnectIntervalMs"] = rng.choice([1000, 5000, 30000])
+    timeouts_by_job(rng, cfg)
+    if rng.random() < 0.2:
+        cfg["firstRetryMs"] = rng.choice([1, 100, 500, 1000, 5000, 15000])
     if rng.random() < 0.05:
         cfg["suspendedSpread"] = 0.5
     if rng.random() < 0.4:
         cfg["canRenewToken"] = True
     if rng.random() < 0.3:
-        cfg["adaptiveMultiple"] = rng.choice([1, 2.5, 3])
-        cfg["adaptiveFloorMs"] = rng.choice([0, 100, 250, 5000])
+        cfg["adaptiveMultiple"] = rng.choice([1, 2.5, 3, 7.25, 100])
+        cfg["adaptiveFloorMs"] = rng.choice([0, 1, 100, 250, 2000, 5000])
     return cfg
+
+
+def retry_family(rng, cfg):
+    """The retry families at their storm parameters and at small ones."""
+    family = rng.choice(["full-jitter", "equal-jitter", "grpc", "decorrelated-jitter"])
+    cfg["retryFamily"] = family
+    if family == "grpc":
+        cfg["retryBaseMs"], cfg["retryCapMs"] = rng.choice([1000, 300]), rng.choice([120000, 5000])
+        cfg["retryMultiplier"], cfg["retryJitter"] = rng.choice([1.6, 1, 2.5]), rng.choice([0.2, 0, 1])
+    else:
+        cfg["retryBaseMs"], cfg["retryCapMs"] = rng.choice([1000, 200, 100]), rng.choice([30000, 2000, 3000])
+
+
+def timeouts_by_job(rng, cfg):
+    """The jobs of realtimeRequestTimeout now and then their own (1 ms,
+    short, equal to the short circuit or to realtimeRequestTimeout, or all
+    one value), and the client-side idle limit."""
+    jobs = ["connectTimeoutMs", "idleSlackMs", "closingTimeoutMs", "renewalTimeoutMs"]
+    if rng.random() < 0.25:
+        same = rng.choice([1, 2000, 5000]) if rng.random() < 0.2 else 0
+        for job in jobs:
+            if same:
+                cfg[job] = same
+            elif rng.random() < 0.5:
+                cfg[job] = rng.choice([1, 1, 100, 1000, 2000, 5000, 10000, 15000, 30000])
+    if rng.random() < 0.2:
+        cfg["idleLimitMs"] = rng.choice([1, 500, 3000, 10000, 25000, 120000])
+
+
+RTTS = ["0", "0.5", "1", "7", "33.3", "40", "99.5", "150", "250", "666.667", "800", "1999.999", "2000", "3000",
+        "86400000", "0.000002", "10.000005", "100.000001"]
 
 
 def connected_options(rng):
@@ -123,8 +170,12 @@ def random_event(rng, eng, t):
     live = [tr.id for tr in eng.transports]
     timers = list(eng.timers) + ["connect T%d" % tr.id for tr in eng.transports if tr.connect_timer]
     last_check = eng.next_check - 1
+    pending = [tr.id for tr in eng.transports if tr.kind == "websocket" and tr.status == "opening"]
     c = rng.random()
-    if c < 0.22 and live:
+    if eng.c["adaptiveMultiple"] and "short-circuit" in eng.timers and pending and rng.random() < 0.3:
+        # The adaptive short circuit's input, before the timer is due.
+        ev = "dialed T%d rtt=%s" % (rng.choice(pending), rng.choice(RTTS))
+    elif c < 0.22 and live:
         ev = rng.choice(["viable", "connected", "connected"]) + " T%d" % rng.choice(live)
         if ev.startswith("connected"):
             ev += connected_options(rng)
@@ -135,7 +186,7 @@ def random_event(rng, eng, t):
         elif rng.random() < 0.5:
             ev = "activity T%d" % tid + ("" if rng.random() < 0.5 else " at=%d" % max(0, t - rng.randint(0, 20000)))
         else:
-            ev = "dialed T%d rtt=%s" % (tid, rng.choice(["0", "7", "40", "99.5", "150", "800", "3000"]))
+            ev = "dialed T%d rtt=%s" % (tid, rng.choice(RTTS))
     elif c < 0.38 and live:
         tid = rng.choice(live)
         if rng.random() < 0.6:
@@ -158,7 +209,8 @@ def random_event(rng, eng, t):
             ev = "%s C%d %s" % (kind, cid, rng.choice(["up", "down"]))
     else:
         ev = rng.choice(["connect", "close", "network-up", "network-down", "fatal token",
-                         "timer retry", "timer state-ttl", "connect", "close"])
+                         "timer retry", "timer state-ttl", "connect", "close", "timer idle", "timer close",
+                         "timer renew-token", "dialed T0 rtt=5", "dialed T%d rtt=1" % eng.next_tid])
     if rng.random() < 0.9:
         t += rng.choice([0, 1, 10, 100, 500, 999, 1000, 1500, 3000])
     else:

@@ -171,6 +171,10 @@ class Engine:
         if c["endpoint"]:
             primary, fallbacks = ad.resolve_hosts(c["endpoint"], "", "fallbackHosts" in config,
                                                   config.get("fallbackHosts"))
+        elif "fallbackHosts" in config:
+            # REC2a2 under the default endpoint: the option's hosts,
+            # validated and lowered as resolveHosts does.
+            primary, fallbacks = c["primaryHost"], ad.explicit_fallbacks(config["fallbackHosts"])
         else:
             primary, fallbacks = c["primaryHost"], list(c["fallbackHosts"])
         self.primary = primary
@@ -568,7 +572,10 @@ class Engine:
             rtt_ms = max(0.0, float(words[1].removeprefix("rtt=")))
         except ValueError:
             rtt_ms = 0.0
-        head = min(max(min(ms_ns(k * rtt_ms), self.short_circuit), ms_ns(self.c["adaptiveFloorMs"])), self.short_circuit)
+        # k x rtt in double precision on the rtt's whole nanoseconds, rounded
+        # to the nearest nanosecond, halves away from zero.
+        head_ns = ad.round_half_away(k * ms_ns(rtt_ms))
+        head = min(max(min(head_ns, self.short_circuit), ms_ns(self.c["adaptiveFloorMs"])), self.short_circuit)
         due = self.att.sc_start + head
         if due >= self.timers["short-circuit"]:
             return

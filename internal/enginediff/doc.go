@@ -8,17 +8,36 @@
 // A timeline is written in the scenario encoding of
 // fixtures/scenarios.json (a configuration, the uniform draws, and steps
 // of {atMs, event} in the event grammar), so a disagreement can become a
-// scenario as it stands. The generator (Generate) varies every knob the
-// scenarios use, canRenewToken among them, and feeds every event kind:
-// transport events for live, disposed, unknown and zero transports; what
-// the server says (connected with maxIdleInterval, connectionStateTtl and
-// error in any order, details, activity with and without at=, earlier,
-// at or after the step, and at the idle limit's edge); answers to checks
+// scenario as it stands. The generator (Generate) varies every key of a
+// scenario's config (fixtures/schema/scenarios.schema.json), most of them
+// at their defaults in most timelines: the policy; the endpoint (a
+// routing policy, nonprod, an explicit host, an address, capitals; Ably's
+// preset refuses a port, so own hosts with ports are not expressible) and
+// fallbackHosts (none, custom, one label, the primary host, capitals);
+// the transports; shortCircuitMs and connectionStateTtlMs; the transport
+// preference; the storm-safe options; the retry families; the immediate
+// reconnect's modes; canRenewToken; the timeouts by job
+// (connectTimeoutMs, idleSlackMs, closingTimeoutMs, renewalTimeoutMs: 1
+// ms, equal to the short circuit, to realtimeRequestTimeout or to each
+// other) and the client-side idleLimitMs (with and without the server's
+// maxIdleInterval); the first-retry rule's firstRetryMs (with RTB1 and
+// with a retry family, which then governs; up to its most,
+// disconnectedRetryTimeout); and the adaptive short circuit's
+// adaptiveMultiple and adaptiveFloorMs (0, 1 ms, at and above the short
+// circuit, its ceiling). It feeds every event kind: transport events for
+// live, disposed, unknown and zero transports, dialed T<n> rtt=<ms> among
+// them (for the attempt's pending websocket, for HTTP, after CONNECTED,
+// twice, rtt 0, fractional and a day); what the server says (connected
+// with maxIdleInterval, connectionStateTtl and error in any order,
+// details, activity with and without at=, earlier, at or after the step,
+// and at the idle limit's edge, whichever limit holds); answers to checks
 // and token renewals (up and down, renewed and failed) in flight,
 // answered, unknown, of another kind, and C0, and checks never answered;
 // timers (idle and renew-token among them) fired when due, fired late,
-// and timers not running. Timeline i of a seed is always the same
-// timeline.
+// timers due at the same millisecond fired in either order, and timers
+// not running; and a transport lost at the first-retry rule's end,
+// disconnectedRetryTimeout after the immediate reconnect, a millisecond
+// either side. Timeline i of a seed is always the same timeline.
 //
 // The adapters are asked through the conformance protocol's scenarios
 // area, by one process of each for a whole run, with the timelines

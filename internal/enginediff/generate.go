@@ -29,7 +29,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 		if err != nil {
 			continue // an invalid combination (a window not shorter than the TTL)
 		}
-		gen := &generator{r: r, g: g, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}}
+		gen := &generator{r: r, g: g, cfg: tl.Config, flappy: r.IntN(6) == 0, maxIdle: map[uint64]int64{}, reconnectAt: -1}
 		n := 1 + r.IntN(60)
 		var goSteps [][]string
 		for len(tl.Steps) < n {
@@ -40,6 +40,7 @@ func Generate(seed uint64, i int) (Timeline, [][]string) {
 			}
 			tl.Steps = append(tl.Steps, st)
 			goSteps = append(goSteps, acts)
+			gen.observe(st, acts)
 		}
 		// The draws the Go engine took, and a few more for an engine that
 		// takes more (a difference the actions then show).
@@ -60,71 +61,11 @@ func randDraw(r *rand.Rand) float64 {
 
 func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
 
-func randConfig(r *rand.Rand) Config {
-	var c Config
-	c.Policy = pick(r, "", "websocket-first", "http-first", "websocket-check")
-	c.Endpoint = pick(r, "", "", "rt.example.com", "acme", "nonprod:acme", "localhost")
-	switch r.IntN(8) {
-	case 0:
-		c.FallbackHosts = &[]string{}
-	case 1:
-		c.FallbackHosts = &[]string{"f1.example.com"}
-	case 2:
-		c.FallbackHosts = &[]string{"f1.example.com", "f2.example.com", "f3.example.com", "f4.example.com"}
-	}
-	switch r.IntN(8) {
-	case 0:
-		c.WebSocket = new(bool)
-	case 1:
-		c.HTTP = new(bool)
-	}
-	c.ShortCircuitMs = pick[int64](r, 0, 0, 0, 1, 500, 3000)
-	c.ConnectionStateTTLMs = pick[int64](r, 0, 0, 3000, 5000, 10000, 30000)
-	if r.IntN(3) == 0 {
-		at := pick[int64](r, EpochUnixMs, EpochUnixMs-1000, EpochUnixMs-86400000, EpochUnixMs-86400000+1, EpochUnixMs+5000)
-		c.Preference = "v1 " + pick(r, "http", "http", "websocket") + " " + strconv.FormatInt(at, 10) + " " + pick(r, "connected", "websocket-unstable")
-	}
-	c.RememberTransport = r.IntN(3) == 0
-	if r.IntN(4) == 0 {
-		c.ReconnectWindowMs = pick[int64](r, 1000, 2000, 4000, 10000)
-		c.ImmediateShare = pick(r, 0, 0, 0.1, 0.5)
-	}
-	if r.IntN(5) == 0 {
-		c.RetrySpread = pick(r, 0.5, 1)
-	}
-	if r.IntN(5) == 0 {
-		c.SuspendedSpread = pick(r, 0.5, 1)
-	}
-	if r.IntN(5) == 0 && c.RetrySpread == 0 {
-		// The retry families (engine.Config.Retry) at their storm
-		// parameters and at small ones, which retry often.
-		switch r.IntN(4) {
-		case 0:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "full-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
-		case 1:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "equal-jitter", pick[int64](r, 1000, 200), pick[int64](r, 30000, 2000)
-		case 2:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "grpc", pick[int64](r, 1000, 300), pick[int64](r, 120000, 5000)
-			c.RetryMultiplier, c.RetryJitter = pick(r, 1.6, 1, 2.5), pick(r, 0.2, 0, 1)
-		default:
-			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs = "decorrelated-jitter", pick[int64](r, 1000, 100), pick[int64](r, 30000, 3000)
-		}
-	}
-	if r.IntN(5) == 0 {
-		if c.ReconnectWindowMs == 0 && r.IntN(2) == 0 {
-			c.ImmediateReconnect = "off"
-		} else {
-			c.ImmediateReconnect, c.ImmediateReconnectIntervalMs = "limited", pick[int64](r, 1000, 5000, 30000)
-		}
-	}
-	c.CanRenewToken = r.IntN(2) == 0
-	return c
-}
-
 // generator draws the next event from what the Go engine has live.
 type generator struct {
 	r   *rand.Rand
 	g   *goEngine
+	cfg Config
 	now int64 // ms
 	// flappy timelines connect and drop quickly, over and over: the
 	// flapping guard's drops (Config.Flap) within its window.
@@ -132,6 +73,10 @@ type generator struct {
 	// maxIdle is the maxIdleInterval (ms) the last CONNECTED message fed
 	// for each transport said (0: none), for activity at the idle limit.
 	maxIdle map[uint64]int64
+	// reconnectAt is the time (ms) of the last immediate reconnect (or
+	// of the drop, with a reconnect window), for the first-retry rule's
+	// end, disconnectedRetryTimeout after it (-1: none yet).
+	reconnectAt int64
 }
 
 // failures are the failures transport events and fatal errors carry:
@@ -142,6 +87,13 @@ var failures = []string{
 	"http-status:504", "http-status:505", "disconnected", "disconnected:400", "disconnected:500",
 	"disconnected:503", "disconnected:504", "disconnected:505", "disconnected:599",
 }
+
+// rtts are the round trips (ms) a dialed event carries: 0, fractions (to
+// the nanosecond, the grammar's finest: a product by a fractional multiple
+// then has half a nanosecond to round), around the short circuit's 2000 ms
+// divided by the multiples, at it, and the grammar's most, a day.
+var rtts = []string{"0", "0.5", "1", "7", "33.3", "100", "100", "250", "666.667", "1999.999", "2000", "86400000",
+	"0.000001", "10.000005", "33.000003", "100.000001"}
 
 // closes are what a closed event carries: nothing (a clean close) most
 // often, a failure otherwise.
@@ -202,6 +154,7 @@ func (gen *generator) next() Step {
 		8:  1, // fatal
 		9:  0, // activity at the idle limit's edge
 		10: 1, // authorize (RTC8)
+		11: 0, // a transport lost at the first-retry rule's end
 	}
 	if len(timers) > 0 {
 		w[0] = 30
@@ -223,9 +176,25 @@ func (gen *generator) next() Step {
 	if _, idle := g.timers["idle"]; idle && gen.idleLimit() > 0 {
 		w[9] = 8
 	}
+	end := gen.reconnectAt + disconnectedRetryTimeoutMs
+	if gen.cfg.FirstRetryMs > 0 && gen.reconnectAt >= 0 && gen.now <= end+1 && len(live) > 0 && state == "connecting" {
+		w[11] = 6
+	}
 	switch choose(r, w) {
 	case 0:
-		return step(g.dueMs(timers[0]), "timer "+timers[0])
+		// The first timer due, or another due at the same millisecond
+		// (timers of equal timeouts): any order is a valid input.
+		var tied []string
+		for _, n := range timers {
+			if g.dueMs(n) == g.dueMs(timers[0]) {
+				tied = append(tied, n)
+			}
+		}
+		name := timers[0]
+		if r.IntN(3) == 0 {
+			name = pick(r, tied...)
+		}
+		return step(g.dueMs(name), "timer "+name)
 	case 1:
 		t := max(g.dueMs(timers[0]), gen.now) + int64(pick(r, 1, 10, 500, 3000, 20000, 200000))
 		var due []string
@@ -253,8 +222,26 @@ func (gen *generator) next() Step {
 		return step(at(), "fatal "+pick(r, failures...))
 	case 10:
 		return step(at(), "authorize")
+	case 11:
+		id := pick(r, live...)
+		return step(end+int64(pick(r, -1, 0, 0, 1)), fmt.Sprintf("failed T%d %s", id, pick(r, "refused", "timeout", "disconnected:503")))
 	default:
 		return step(at(), gen.activityAtTheEdge())
+	}
+}
+
+// observe notes what the Go engine did at step st: an immediate
+// reconnect starts the first-retry rule's time.
+func (gen *generator) observe(st Step, acts []string) {
+	for _, a := range acts {
+		// The immediate reconnect, or the drop or network-down whose
+		// reconnect the reconnect window delays (the rule counts from
+		// the drop then; a rate-limited drop also matches, harmlessly).
+		if a == "state disconnected connecting reconnect" ||
+			gen.cfg.ReconnectWindowMs > 0 && (strings.Contains(a, " disconnected dropped ") || strings.Contains(a, " disconnected network-down ")) {
+			gen.reconnectAt = st.AtMs
+			return
+		}
 	}
 }
 
@@ -270,16 +257,18 @@ func (gen *generator) transportEvent(id uint64) string {
 		if t.active {
 			kind = "closed"
 		}
+	case t.kind == "websocket" && !t.viable && gen.cfg.AdaptiveMultiple > 0 && r.IntN(3) == 0:
+		kind = "dialed" // the adaptive short circuit's input, before the handshake
 	case t.active:
 		kind = pick(r, "closed", "closed", "closed", "failed", "failed", "connected", "viable",
-			"details", "details", "activity", "activity", "activity", "activity", "activity")
+			"details", "details", "activity", "activity", "activity", "activity", "activity", "dialed")
 		if _, idle := gen.g.timers["idle"]; idle && r.IntN(2) == 0 {
 			kind = "activity" // the idle timer's input: activity before it fires, or none
 		}
 	case t.viable:
-		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable", "details", "activity")
+		kind = pick(r, "connected", "connected", "connected", "failed", "closed", "viable", "details", "activity", "dialed")
 	default:
-		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed", "activity")
+		kind = pick(r, "viable", "viable", "viable", "connected", "failed", "failed", "failed", "closed", "activity", "dialed")
 	}
 	return gen.withOptions(kind, id)
 }
@@ -302,6 +291,8 @@ func (gen *generator) withOptions(kind string, id uint64) string {
 		ev += opts
 	case "activity":
 		ev += gen.activityAt()
+	case "dialed":
+		ev += " rtt=" + pick(r, rtts...)
 	}
 	return ev
 }
@@ -360,7 +351,7 @@ func (gen *generator) transportEventAny(id uint64) string {
 	case 2:
 		return fmt.Sprintf("failed T%d %s", id, gen.failure())
 	case 3:
-		return gen.withOptions(pick(r, "details", "activity"), id)
+		return gen.withOptions(pick(r, "details", "activity", "dialed"), id)
 	default:
 		return fmt.Sprintf("closed T%d", id)
 	}

@@ -54,13 +54,19 @@ func (gen *generator) noteDetails(kind string, id uint64, opts string) {
 	}
 }
 
-// idleLimit is the active transport's idle limit in ms, maxIdleInterval +
-// realtimeRequestTimeout, as the generator knows it (0: none known).
+// idleLimit is the active transport's idle limit in ms, as the generator
+// knows it: maxIdleInterval + idleSlack (realtimeRequestTimeout unless
+// set), or the client-side idleLimit when the server gave no
+// maxIdleInterval (0: none known).
 func (gen *generator) idleLimit() int64 {
 	if m := gen.maxIdle[gen.g.active()]; m > 0 {
-		return m + realtimeRequestTimeoutMs
+		slack := gen.cfg.IdleSlackMs
+		if slack == 0 {
+			slack = realtimeRequestTimeoutMs
+		}
+		return m + slack
 	}
-	return 0
+	return gen.cfg.IdleLimitMs
 }
 
 // realtimeRequestTimeoutMs is the default realtimeRequestTimeout, which

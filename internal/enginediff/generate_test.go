@@ -3,7 +3,9 @@ package enginediff
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,7 +51,7 @@ func TestGenerateCovers(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, st := range tl.Steps {
-			coverEvent(g, tl.Config.CanRenewToken, st, seen)
+			coverEvent(g, tl.Config, st, seen)
 			acts, err := g.step(st)
 			if err != nil {
 				t.Fatal(err)
@@ -75,13 +77,14 @@ func TestGenerateCovers(t *testing.T) {
 				seen["check never answered"]++
 			}
 		}
+		maps.DeleteFunc(seen, func(k string, _ int) bool { return strings.HasPrefix(k, "\x00") })
 	}
 	want := []string{
 		"check never answered", "stale transport", "unknown transport", "transport 0", "stale check", "unknown check",
 		"check 0", "check of the other kind", "timer not live", "open websocket upgrade", "open http resume", "open websocket clean",
 	}
 	for _, ev := range []string{"connect", "close", "viable", "connected", "failed", "closed", "timer", "connectivity",
-		"websocket-check", "network-up", "network-down", "fatal", "details", "activity", "token", "authorize"} {
+		"websocket-check", "network-up", "network-down", "fatal", "details", "activity", "token", "authorize", "dialed"} {
 		want = append(want, "event "+ev)
 	}
 	for _, k := range []string{"connectivity", "websocket-check"} {
@@ -98,9 +101,11 @@ func TestGenerateCovers(t *testing.T) {
 		want = append(want, k+" check 0", k+" unknown check", k+" answering a check of the other kind", k+" stale check",
 			k+" check in flight")
 	}
-	for _, ev := range []string{"details", "activity"} {
+	for _, ev := range []string{"details", "activity", "dialed"} {
 		want = append(want, ev+" active transport", ev+" transport not active", ev+" stale transport")
 	}
+	want = append(want, "dialed rtt 0", "dialed rtt fraction", "dialed rtt a day", "dialed pending websocket",
+		"dialed http", "dialed unknown transport", "dialed twice", "dialed adaptive on")
 	for k := engine.TimerShortCircuit; k <= engine.TimerRenewToken; k++ {
 		want = append(want, "timer started "+k.String(), "timer fired when due "+k.String(), "timer fired late "+k.String())
 	}
@@ -122,7 +127,12 @@ func TestGenerateCovers(t *testing.T) {
 		"webSocket off", "http off", "shortCircuitMs", "connectionStateTtlMs", "preference http", "preference websocket",
 		"preference expired", "rememberTransport", "reconnectWindowMs", "immediateShare", "retrySpread", "suspendedSpread",
 		"retryFamily full-jitter", "retryFamily equal-jitter", "retryFamily grpc", "retryFamily decorrelated-jitter",
-		"immediateReconnect off", "immediateReconnect limited")
+		"immediateReconnect off", "immediateReconnect limited", "connectTimeoutMs", "idleSlackMs", "closingTimeoutMs",
+		"renewalTimeoutMs", "jobs 1 ms", "jobs all equal", "idleLimitMs", "idleLimitMs with maxIdleInterval",
+		"idleLimitMs without maxIdleInterval", "firstRetryMs", "firstRetryMs with a retry family", "firstRetryMs at its most",
+		"adaptiveMultiple", "adaptiveMultiple 100", "adaptiveFloorMs", "adaptiveFloorMs at the short circuit",
+		"endpoint address", "endpoint in capitals", "fallbackHosts one label", "fallbackHosts the primary",
+		"timers due together, fired out of order")
 	for _, w := range want {
 		if seen[w] == 0 {
 			t.Errorf("no timeline has %s", w)
@@ -147,7 +157,15 @@ func coverConfig(c Config, seen map[string]int) {
 	}
 	if c.FallbackHosts != nil {
 		seen[map[bool]string{true: "fallbackHosts empty", false: "fallbackHosts some"}[len(*c.FallbackHosts) == 0]]++
+		if slices.Contains(*c.FallbackHosts, "realtime-b") {
+			seen["fallbackHosts one label"]++
+		}
+		if slices.Contains(*c.FallbackHosts, "main.realtime.ably.net") && c.Endpoint == "" {
+			seen["fallbackHosts the primary"]++
+		}
 	}
+	sc := cmp.Or(c.ShortCircuitMs, 2000)
+	jobs := []int64{c.ConnectTimeoutMs, c.IdleSlackMs, c.ClosingTimeoutMs, c.RenewalTimeoutMs}
 	for name, on := range map[string]bool{
 		"webSocket off": c.WebSocket != nil && !*c.WebSocket, "http off": c.HTTP != nil && !*c.HTTP,
 		"shortCircuitMs": c.ShortCircuitMs != 0, "connectionStateTtlMs": c.ConnectionStateTTLMs != 0,
@@ -156,6 +174,14 @@ func coverConfig(c Config, seen map[string]int) {
 		"reconnectWindowMs": c.ReconnectWindowMs != 0, "immediateShare": c.ImmediateShare != 0, "retrySpread": c.RetrySpread != 0,
 		"suspendedSpread": c.SuspendedSpread != 0, "canRenewToken": c.CanRenewToken,
 		"retryFamily " + c.RetryFamily: c.RetryFamily != "", "immediateReconnect " + c.ImmediateReconnect: c.ImmediateReconnect != "",
+		"connectTimeoutMs": c.ConnectTimeoutMs != 0, "idleSlackMs": c.IdleSlackMs != 0, "closingTimeoutMs": c.ClosingTimeoutMs != 0,
+		"renewalTimeoutMs": c.RenewalTimeoutMs != 0, "jobs 1 ms": slices.Contains(jobs, 1),
+		"jobs all equal": jobs[0] != 0 && jobs[0] == jobs[1] && jobs[1] == jobs[2] && jobs[2] == jobs[3],
+		"idleLimitMs":    c.IdleLimitMs != 0, "firstRetryMs": c.FirstRetryMs != 0,
+		"firstRetryMs with a retry family": c.FirstRetryMs != 0 && c.RetryFamily != "", "firstRetryMs at its most": c.FirstRetryMs == 15000,
+		"adaptiveMultiple": c.AdaptiveMultiple != 0, "adaptiveMultiple 100": c.AdaptiveMultiple == 100,
+		"adaptiveFloorMs": c.AdaptiveFloorMs != 0, "adaptiveFloorMs at the short circuit": c.AdaptiveMultiple != 0 && c.AdaptiveFloorMs == sc,
+		"endpoint address": c.Endpoint == "127.0.0.1", "endpoint in capitals": c.Endpoint != strings.ToLower(c.Endpoint),
 	} {
 		if on {
 			seen[name]++
@@ -164,11 +190,18 @@ func coverConfig(c Config, seen map[string]int) {
 }
 
 // coverEvent notes what st names, in the Go engine's account before it.
-func coverEvent(g *goEngine, canRenew bool, st Step, seen map[string]int) {
+func coverEvent(g *goEngine, c Config, st Step, seen map[string]int) {
+	canRenew := c.CanRenewToken
 	f := strings.Fields(st.Event)
 	seen["event "+f[0]]++
 	switch f[0] {
-	case "viable", "connected", "failed", "closed", "details", "activity":
+	case "viable", "connected", "failed", "closed", "details", "activity", "dialed":
+		if f[0] == "dialed" {
+			coverDialed(g, c, f, seen)
+		}
+		if f[0] == "connected" && c.IdleLimitMs != 0 {
+			seen["idleLimitMs "+map[bool]string{true: "with", false: "without"}[strings.Contains(st.Event, "maxIdleInterval=")]+" maxIdleInterval"]++
+		}
 		id, _ := idOf(f[1], "T")
 		t := g.tports[engine.TransportID(id)]
 		switch {
@@ -225,10 +258,44 @@ func coverEvent(g *goEngine, canRenew bool, st Step, seen map[string]int) {
 			break
 		}
 		kind := strings.Fields(name)[0]
+		if first := g.liveTimers()[0]; first != name && g.dueMs(first) == g.dueMs(name) && st.AtMs == g.dueMs(name) {
+			seen["timers due together, fired out of order"]++
+		}
 		if st.AtMs == g.dueMs(name) {
 			seen["timer fired when due "+kind]++
 		} else {
 			seen["timer fired late "+kind]++
 		}
+	}
+}
+
+// coverDialed notes what a dialed event names and carries.
+func coverDialed(g *goEngine, c Config, f []string, seen map[string]int) {
+	rtt := strings.TrimPrefix(f[2], "rtt=")
+	switch {
+	case rtt == "0":
+		seen["dialed rtt 0"]++
+	case strings.Contains(rtt, "."):
+		seen["dialed rtt fraction"]++
+	case rtt == "86400000":
+		seen["dialed rtt a day"]++
+	}
+	if c.AdaptiveMultiple != 0 {
+		seen["dialed adaptive on"]++
+	}
+	id, _ := idOf(f[1], "T")
+	switch t := g.tports[engine.TransportID(id)]; {
+	case t == nil && engine.TransportID(id) > g.maxT:
+		seen["dialed unknown transport"]++
+	case t == nil:
+	case t.kind == "http":
+		seen["dialed http"]++
+	case !t.viable:
+		seen["dialed pending websocket"]++
+	}
+	// The timeline's own keys start with a NUL; the loop drops them
+	// after each timeline.
+	if seen["\x00dialed "+f[1]]++; seen["\x00dialed "+f[1]] == 2 {
+		seen["dialed twice"]++
 	}
 }

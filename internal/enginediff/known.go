@@ -42,8 +42,11 @@ type Class struct {
 // (engine/testdata/scenarios/15-differential.txt: the text of a
 // DISCONNECTED without a status, the background websocket check's
 // lifetime, the RTN17f1 check after a failed websocket check, the host
-// order of the walk a passing background check starts) and fixed in the
-// engine that was wrong. A new class is added here with its minimised
+// order of the walk a passing background check starts;
+// 33-differential-config.txt: hosts lowered, the fallbackHosts option's
+// under the default endpoint too, and the adaptive short circuit's
+// product rounded to the nanosecond) and fixed in the engine that was
+// wrong. A new class is added here with its minimised
 // timeline in testdata/ only while its fix is being decided.
 var Known = []Class{}
 

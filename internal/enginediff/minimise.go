@@ -50,19 +50,11 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 			n = min(2*n, len(tl.Steps))
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(tl.Steps) - 1; i >= 0; i-- {
-			c := tl.clone()
-			c.Steps = append(c.Steps[:i:i], tl.Steps[i+1:]...)
-			ok, err := try(c)
-			if err != nil {
-				return tl, err
-			}
-			changed = changed || ok
-		}
+	if err := removeOneByOne(&tl, try); err != nil {
+		return tl, err
 	}
 	// The knobs at their defaults, one at a time.
+	knobs := false
 	for _, reset := range []func(*Config){
 		func(c *Config) { c.Policy = "" }, func(c *Config) { c.Endpoint = "" }, func(c *Config) { c.FallbackHosts = nil },
 		func(c *Config) { c.WebSocket = nil }, func(c *Config) { c.HTTP = nil }, func(c *Config) { c.ShortCircuitMs = 0 },
@@ -74,6 +66,10 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 			c.RetryFamily, c.RetryBaseMs, c.RetryCapMs, c.RetryMultiplier, c.RetryJitter = "", 0, 0, 0, 0
 		},
 		func(c *Config) { c.ImmediateReconnect, c.ImmediateReconnectIntervalMs = "", 0 },
+		func(c *Config) { c.ConnectTimeoutMs = 0 }, func(c *Config) { c.IdleSlackMs = 0 },
+		func(c *Config) { c.ClosingTimeoutMs = 0 }, func(c *Config) { c.RenewalTimeoutMs = 0 },
+		func(c *Config) { c.IdleLimitMs = 0 }, func(c *Config) { c.FirstRetryMs = 0 },
+		func(c *Config) { c.AdaptiveMultiple, c.AdaptiveFloorMs = 0, 0 }, func(c *Config) { c.AdaptiveFloorMs = 0 },
 	} {
 		c := tl.clone()
 		reset(&c.Config)
@@ -83,7 +79,17 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 		if _, err := newGoEngine(c); err != nil {
 			continue
 		}
-		if _, err := try(c); err != nil {
+		ok, err := try(c)
+		if err != nil {
+			return tl, err
+		}
+		knobs = knobs || ok
+	}
+	// A knob at its default may leave events that now do nothing (a
+	// transport it opened is gone, so its events name T0): once more, one
+	// event at a time.
+	if knobs {
+		if err := removeOneByOne(&tl, try); err != nil {
 			return tl, err
 		}
 	}
@@ -103,6 +109,24 @@ func Minimise(tl Timeline, keep func(Timeline) (bool, error)) (Timeline, error) 
 		}
 	}
 	return tl, nil
+}
+
+// removeOneByOne removes single events from *tl while try keeps the
+// result, until no single event can go.
+func removeOneByOne(tl *Timeline, try func(Timeline) (bool, error)) error {
+	for changed := true; changed; {
+		changed = false
+		for i := len(tl.Steps) - 1; i >= 0; i-- {
+			c := tl.clone()
+			c.Steps = append(c.Steps[:i:i], tl.Steps[i+1:]...)
+			ok, err := try(c)
+			if err != nil {
+				return err
+			}
+			changed = changed || ok
+		}
+	}
+	return nil
 }
 
 // creation is where an ID was given out: the origin of the step whose

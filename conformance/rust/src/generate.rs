@@ -57,6 +57,84 @@ const FAILURES: [&str; 18] = [
     "other",
 ];
 
+/// The round trips (ms) a dialed event carries: 0, fractions (to the
+/// nanosecond: a product by a fractional multiple then has half a
+/// nanosecond to round), around the short circuit divided by the
+/// multiples, at it, and a day.
+const RTTS: [&str; 14] = [
+    "0",
+    "0.5",
+    "1",
+    "7",
+    "33.3",
+    "100",
+    "250",
+    "666.667",
+    "1999.999",
+    "2000",
+    "86400000",
+    "0.000002",
+    "10.000005",
+    "100.000001",
+];
+
+/// The retry families (engine.Config.Retry) at their storm parameters and
+/// at small ones, which retry often.
+fn retry_family(rng: &mut Rng, cfgv: &mut Vec<(&str, Value)>) {
+    let (family, base, cap) = match rng.below(4) {
+        0 => ("full-jitter", [1000.0, 200.0], [30000.0, 2000.0]),
+        1 => ("equal-jitter", [1000.0, 200.0], [30000.0, 2000.0]),
+        2 => ("grpc", [1000.0, 300.0], [120000.0, 5000.0]),
+        _ => ("decorrelated-jitter", [1000.0, 100.0], [30000.0, 3000.0]),
+    };
+    cfgv.push(("retryFamily", s(family)));
+    cfgv.push(("retryBaseMs", num(base[rng.below(2) as usize])));
+    cfgv.push(("retryCapMs", num(cap[rng.below(2) as usize])));
+    if family == "grpc" {
+        let m = [1.6, 1.0, 2.5][rng.below(3) as usize];
+        let j = [0.2, 0.0, 1.0][rng.below(3) as usize];
+        cfgv.push(("retryMultiplier", num(m)));
+        if j > 0.0 {
+            cfgv.push(("retryJitter", num(j)));
+        }
+    }
+}
+
+/// The jobs of realtimeRequestTimeout (connect, idle slack, closing,
+/// renewal) now and then their own: 1 ms, short, equal to the short
+/// circuit or to realtimeRequestTimeout, or all one value; and the
+/// client-side idle limit.
+fn timeouts_by_job(rng: &mut Rng, cfgv: &mut Vec<(&str, Value)>) {
+    if rng.chance(0.25) {
+        let same = if rng.chance(0.2) {
+            [1.0, 2000.0, 5000.0][rng.below(3) as usize]
+        } else {
+            0.0
+        };
+        for job in [
+            "connectTimeoutMs",
+            "idleSlackMs",
+            "closingTimeoutMs",
+            "renewalTimeoutMs",
+        ] {
+            let v = if same > 0.0 {
+                same
+            } else if rng.chance(0.5) {
+                [
+                    1.0, 1.0, 100.0, 1000.0, 2000.0, 5000.0, 10000.0, 15000.0, 30000.0,
+                ][rng.below(9) as usize]
+            } else {
+                continue;
+            };
+            cfgv.push((job, num(v)));
+        }
+    }
+    if rng.chance(0.2) {
+        let v = [1.0, 500.0, 3000.0, 10000.0, 25000.0, 120000.0][rng.below(6) as usize];
+        cfgv.push(("idleLimitMs", num(v)));
+    }
+}
+
 pub fn run(seed: u64, count: usize) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
     let mut items = Vec::new();
@@ -75,9 +153,34 @@ fn one(rng: &mut Rng, k: usize) -> Value {
     } else if rng.chance(0.1) {
         cfgv.push(("http", Value::Bool(false)));
     }
-    let endpoint = rng.pick(&["", "", "", "acme", "nonprod:acme", "rt.example.com"]);
+    // Ably's preset resolves the endpoint (a port is an error there): a
+    // routing policy, an explicit host, an address, capitals (lowered).
+    let endpoint = rng.pick(&[
+        "",
+        "",
+        "",
+        "acme",
+        "nonprod:acme",
+        "rt.example.com",
+        "127.0.0.1",
+        "RT.Example.COM",
+    ]);
     if !endpoint.is_empty() {
         cfgv.push(("endpoint", s(endpoint)));
+    }
+    if rng.chance(0.12) {
+        // Own fallback hosts: none, one-label, equal to the primary, capitals.
+        let hosts: &[&str] = match rng.below(5) {
+            0 => &[],
+            1 => &["fb1.example.com", "fb2.example.com"],
+            2 => &["realtime-b", "realtime-c"],
+            3 => &["main.realtime.ably.net"],
+            _ => &["F1.Example.COM"],
+        };
+        cfgv.push((
+            "fallbackHosts",
+            Value::Arr(hosts.iter().map(|h| s(h)).collect()),
+        ));
     }
     if rng.chance(0.3) {
         cfgv.push(("rememberTransport", Value::Bool(true)));
@@ -93,17 +196,49 @@ fn one(rng: &mut Rng, k: usize) -> Value {
     if rng.chance(0.2) {
         cfgv.push(("connectionStateTtlMs", num(30000.0)));
     }
-    if rng.chance(0.1) {
+    let window = rng.chance(0.1);
+    if window {
         cfgv.push(("reconnectWindowMs", num(5000.0)));
         if rng.chance(0.5) {
             cfgv.push(("immediateShare", num(0.3)));
         }
     }
-    if rng.chance(0.05) {
+    let spread = rng.chance(0.05);
+    if spread {
         cfgv.push(("retrySpread", num(0.5)));
     }
     if rng.chance(0.05) {
         cfgv.push(("suspendedSpread", num(0.5)));
+    }
+    if !spread && rng.chance(0.2) {
+        retry_family(rng, &mut cfgv);
+    }
+    if rng.chance(0.2) {
+        if !window && rng.chance(0.5) {
+            cfgv.push(("immediateReconnect", s("off")));
+        } else {
+            cfgv.push(("immediateReconnect", s("limited")));
+            let every = [1000.0, 5000.0, 30000.0][rng.below(3) as usize];
+            cfgv.push(("immediateReconnectIntervalMs", num(every)));
+        }
+    }
+    timeouts_by_job(rng, &mut cfgv);
+    if rng.chance(0.2) {
+        let p = [1.0, 100.0, 500.0, 1000.0, 5000.0, 15000.0][rng.below(6) as usize];
+        cfgv.push(("firstRetryMs", num(p)));
+    }
+    let adaptive = rng.chance(if policy == "websocket-first" {
+        0.35
+    } else {
+        0.1
+    });
+    if adaptive {
+        let k = [1.0, 1.5, 3.0, 3.0, 7.25, 100.0][rng.below(6) as usize];
+        let floor = [0.0, 0.0, 1.0, 100.0, 250.0, 2000.0, 3000.0][rng.below(7) as usize];
+        cfgv.push(("adaptiveMultiple", num(k)));
+        if floor > 0.0 {
+            cfgv.push(("adaptiveFloorMs", num(floor)));
+        }
     }
     let draws: Vec<f64> = (0..200).map(|_| rng.unit()).collect();
     if rng.chance(0.05) {
@@ -117,6 +252,7 @@ fn one(rng: &mut Rng, k: usize) -> Value {
     let mut now: i64 = 0;
     let mut transports: Vec<u64> = Vec::new();
     let mut live: Vec<u64> = Vec::new();
+    let mut websockets: Vec<u64> = Vec::new();
     let mut checks: Vec<(u64, &'static str)> = Vec::new();
     let mut timers: BTreeMap<String, f64> = BTreeMap::new();
     let mut steps = Vec::new();
@@ -127,7 +263,21 @@ fn one(rng: &mut Rng, k: usize) -> Value {
             ev = "connect".into();
         } else {
             let r = rng.below(100);
-            if r < 30 && !timers.is_empty() {
+            let pending = websockets
+                .iter()
+                .rev()
+                .find(|id| live.contains(id))
+                .copied();
+            if let (true, Some(id), true) = (
+                adaptive && timers.contains_key("short-circuit"),
+                pending,
+                rng.chance(0.3),
+            ) {
+                // The adaptive short circuit's input: the attempt's
+                // websocket reports its dial before the timer is due.
+                now += rng.below(300) as i64;
+                ev = format!("dialed T{} rtt={}", id, rng.pick(&RTTS));
+            } else if r < 30 && !timers.is_empty() {
                 let keys: Vec<String> = timers.keys().cloned().collect();
                 let name = keys[rng.below(keys.len() as u64) as usize].clone();
                 let due = timers[&name];
@@ -148,13 +298,15 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                     transports[rng.below(transports.len() as u64) as usize]
                 };
                 now += rng.below(800) as i64;
-                let kind = rng.below(10);
+                let kind = rng.below(if adaptive { 12 } else { 11 });
                 ev = match kind {
+                    10..=11 => format!("dialed T{} rtt={}", id, rng.pick(&RTTS)),
                     0..=2 => format!("viable T{}", id),
                     3..=4 => {
                         let mut x = format!("connected T{}", id);
                         if rng.chance(0.3) {
-                            x.push_str(" maxIdleInterval=15000");
+                            let m = rng.pick(&["0", "1", "3000", "15000", "15000"]);
+                            x.push_str(&format!(" maxIdleInterval={}", m));
                         }
                         if rng.chance(0.2) {
                             x.push_str(" connectionStateTtl=60000");
@@ -173,7 +325,13 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                         }
                     }
                     _ => {
-                        if rng.chance(0.5) {
+                        if rng.chance(0.3) {
+                            format!(
+                                "activity T{} at={}",
+                                id,
+                                (now - rng.below(20000) as i64).max(0)
+                            )
+                        } else if rng.chance(0.5) {
                             format!("activity T{}", id)
                         } else {
                             let opt = rng.pick(&[
@@ -220,6 +378,7 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                         "fatal other",
                         "timer retry",
                         "connectivity C0 up",
+                        "dialed T0 rtt=5",
                         "authorize",
                         "authorize",
                     ])
@@ -234,6 +393,9 @@ fn one(rng: &mut Rng, k: usize) -> Value {
                     let id: u64 = w[1][1..].parse().unwrap();
                     transports.push(id);
                     live.push(id);
+                    if w[2] == "websocket" {
+                        websockets.push(id);
+                    }
                 }
                 "dispose" => {
                     let id: u64 = w[1][1..].parse().unwrap();

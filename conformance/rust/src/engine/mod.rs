@@ -387,7 +387,9 @@ impl Engine {
             2000.0
         };
         let ceiling = ns(sc);
-        let head = ns(k * rtt_ms)
+        // k × rtt in double precision on the rtt's whole nanoseconds,
+        // rounded to the nearest nanosecond, halves away from zero.
+        let head = round_ns(k * ns(rtt_ms) as f64)
             .min(ceiling)
             .max(ns(self.cfg.adaptive_floor_ms))
             .min(ceiling);
