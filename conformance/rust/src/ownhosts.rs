@@ -11,7 +11,7 @@ fn valid_port(p: &str) -> bool {
         && p.len() <= 5
         && p.bytes().all(|c| c.is_ascii_digit())
         && !p.starts_with('0')
-        && p.parse::<u32>().map_or(false, |n| n <= 65535)
+        && p.parse::<u32>().is_ok_and(|n| n <= 65535)
 }
 
 /// "host:port" (one ':', a host before it, digits after it) or

@@ -9,7 +9,11 @@ use crate::json::Value;
 /// A millisecond parameter as float64 whole nanoseconds; negative (or NaN)
 /// counts as 0.
 fn param_ns(input: &Value, key: &str) -> f64 {
-    let ms = if input.has(key) { input.num_of(key) } else { 0.0 };
+    let ms = if input.has(key) {
+        input.num_of(key)
+    } else {
+        0.0
+    };
     if ms.is_nan() || ms <= 0.0 {
         return 0.0;
     }
@@ -29,19 +33,19 @@ fn pow2(k: f64) -> f64 {
 fn ceiling(input: &Value) -> f64 {
     let n = attempt_number(input.num_of("attempt"));
     let base = param_ns(input, "baseMs");
-    let e = if base > 0.0 { base * pow2(n - 1.0) } else { 0.0 };
+    let e = if base > 0.0 {
+        base * pow2(n - 1.0)
+    } else {
+        0.0
+    };
     param_ns(input, "capMs").min(e)
 }
 
 fn clamp_multiplier(m: f64) -> f64 {
     if m.is_nan() || m <= 1.0 {
         1.0
-    } else if m < 1.01 {
-        1.01
-    } else if m > 100.0 {
-        100.0
     } else {
-        m
+        m.clamp(1.01, 100.0)
     }
 }
 

@@ -277,7 +277,9 @@ impl Engine {
             status: Status::Opening,
             connect_timer: true,
         });
-        let due = self.now.saturating_add(self.job(self.cfg.connect_timeout_ms));
+        let due = self
+            .now
+            .saturating_add(self.job(self.cfg.connect_timeout_ms));
         self.emit(format!("timer connect T{} at={}", id, ms_text(due)));
         id
     }
@@ -365,7 +367,8 @@ impl Engine {
     fn on_dialed(&mut self, id: u64, rtt_ms: f64) {
         let k = self.cfg.adaptive_multiple;
         if self.cfg.policy != Policy::WebSocketFirst
-            || !(k > 0.0)
+            || k.is_nan()
+            || k <= 0.0
             || self.state != State::Connecting
         {
             return;
