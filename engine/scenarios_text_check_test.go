@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/reconnect-go/reconnect/internal/schemakeys"
 )
 
 // Tests of the timeline loader (scenarios_text_test.go): what it refuses,
@@ -227,4 +230,20 @@ func formatScenarioConfig(c scenarioConfig) string {
 		kv = append(kv, k+"="+string(v))
 	}
 	return strings.Join(kv, " ")
+}
+
+// The scenario configuration is declared twice: scenarioConfig here, which
+// writes fixtures/scenarios.json, and conform.ScenarioKnobs, which reads it
+// for the harness (this package's tests cannot import that package, which
+// imports this one). Each is held to the fixture's schema, the one list of
+// config keys, so that a key added to one and not the other fails here or
+// in internal/conform's TestScenarioKnobsAreTheSchemas.
+func TestScenarioConfigIsTheSchemas(t *testing.T) {
+	want, err := schemakeys.ScenarioConfig("../fixtures/schema/scenarios.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := schemakeys.JSONNames(reflect.TypeFor[scenarioConfig]()); !slices.Equal(got, want) {
+		t.Errorf("scenarioConfig's keys %v, the schema's %v", got, want)
+	}
 }
