@@ -43,13 +43,19 @@ type AdaptiveShortCircuit struct {
 }
 
 // The adaptive short circuit's defaults, as Defaults sets them: three
-// observed round trips, at least 100 ms, RFC 8305's minimum connection
-// attempt delay (docs/short-circuit.md, the study of the adaptive rule:
-// tied with a 250 ms floor on every profile, 18 ms faster behind a proxy
-// that blackholes websockets).
+// observed round trips, at least 50 ms. The floor binds only when the
+// dial took under 17 ms; there it is the server's allowance to answer the
+// upgrade beyond the round trips. Half of RFC 8305's minimum recommended
+// connection attempt delay (100 ms), which guards a second address on a
+// path not yet measured, where this race is a second transport to the
+// same server after a dial that has just measured the path fast
+// (docs/short-circuit.md, the floor: tied with 100 ms on the default mix
+// and every built-in profile; 50 ms faster behind a blackholing proxy
+// next to the client; an HTTP transport thrown away when a server that
+// near takes more than about 50 ms to answer).
 const (
 	DefaultAdaptiveMultiple = 3
-	DefaultAdaptiveFloor    = 100 * time.Millisecond
+	DefaultAdaptiveFloor    = 50 * time.Millisecond
 )
 
 // DefaultAdaptiveShortCircuit returns the rule Defaults turns on:

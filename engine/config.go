@@ -139,7 +139,7 @@ type Config struct {
 // of the band of docs/short-circuit.md (250 ms to 500 ms for the default
 // mix of networks), which the adaptive short circuit
 // (DefaultAdaptiveShortCircuit) brings forward to three observed round
-// trips, at least 100 ms. It is not reconnect.DefaultShortCircuit, the
+// trips, at least 50 ms. It is not reconnect.DefaultShortCircuit, the
 // transport-fallback proposal's 2 s, which AblyConfig keeps and a Config
 // with ShortCircuit 0 gets (docs/decisions.md, the default short circuit).
 const DefaultShortCircuit = 500 * time.Millisecond
@@ -149,7 +149,7 @@ const DefaultShortCircuit = 500 * time.Millisecond
 // available, PolicyWebSocketFirst, and a short circuit of
 // DefaultShortCircuit (500 ms) with the adaptive short circuit on
 // (DefaultAdaptiveShortCircuit: three observed dial round trips, at least
-// 100 ms), where the proposal's placeholder was a fixed 2 s. Name your
+// 50 ms), where the proposal's placeholder was a fixed 2 s. Name your
 // hosts in Config.Endpoint (for example Endpoint: "rt.example.com" and
 // FallbackHosts); New rejects the Config until you do.
 func Defaults() Config {

@@ -51,12 +51,12 @@ func TestDefaultsAndAblyConfig(t *testing.T) {
 	}
 	// The short circuit: the proposal's fixed 2 s for Ably's service, as
 	// Ably's SDKs; this library's 500 ms with the adaptive rule (k 3,
-	// floor 100 ms) by default (docs/decisions.md).
+	// floor 50 ms) by default (docs/decisions.md).
 	if ably.ShortCircuit != 2*time.Second || ably.Adaptive.On() {
 		t.Errorf("AblyConfig(): short circuit %v, adaptive %+v; want a fixed 2s", ably.ShortCircuit, ably.Adaptive)
 	}
-	if d := Defaults(); d.ShortCircuit != 500*time.Millisecond || d.Adaptive != (AdaptiveShortCircuit{Multiple: 3, Floor: 100 * time.Millisecond}) {
-		t.Errorf("Defaults(): short circuit %v, adaptive %+v; want 500ms with 3 × rtt, floor 100ms", d.ShortCircuit, d.Adaptive)
+	if d := Defaults(); d.ShortCircuit != 500*time.Millisecond || d.Adaptive != (AdaptiveShortCircuit{Multiple: 3, Floor: 50 * time.Millisecond}) {
+		t.Errorf("Defaults(): short circuit %v, adaptive %+v; want 500ms with 3 × rtt, floor 50ms", d.ShortCircuit, d.Adaptive)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 )
 
 // adaptiveConfig is Ably's configuration with the adaptive short circuit
-// of Defaults: 3 × the dial, at least 100 ms, the 2 s short circuit as the
+// of Defaults: 3 × the dial, at least 50 ms, the 2 s short circuit as the
 // ceiling.
 func adaptiveConfig() engine.Config {
 	cfg := engine.AblyConfig()
@@ -19,8 +19,9 @@ func adaptiveConfig() engine.Config {
 	return cfg
 }
 
-// A websocket whose dial took 20 ms: HTTP starts at the 100 ms floor, not
-// at the 2 s short circuit; a second report counts for nothing.
+// A websocket whose dial took 10 ms: HTTP starts at the 50 ms floor, not
+// at 3 × 10 ms nor at the 2 s short circuit; a second report counts for
+// nothing.
 func TestDialedBringsTheShortCircuitForward(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r, d, _, _ := newTestRunner(t, t.Context(), adaptiveConfig())
@@ -28,19 +29,19 @@ func TestDialedBringsTheShortCircuitForward(t *testing.T) {
 		r.Connect()
 		synctest.Wait()
 		ws := d.transport(1)
-		time.Sleep(20 * time.Millisecond)
-		ws.report.Dialed(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
+		ws.report.Dialed(10 * time.Millisecond)
 		ws.report.Dialed(time.Millisecond) // counts once
 		synctest.Wait()
-		time.Sleep(100*time.Millisecond - time.Since(start) - time.Nanosecond)
+		time.Sleep(50*time.Millisecond - time.Since(start) - time.Nanosecond)
 		synctest.Wait()
 		if d.transport(2) != nil {
-			t.Fatalf("HTTP opened %v after the connect, before the 100 ms floor", time.Since(start))
+			t.Fatalf("HTTP opened %v after the connect, before the 50 ms floor", time.Since(start))
 		}
 		time.Sleep(time.Nanosecond)
 		synctest.Wait()
 		if h := d.transport(2); h == nil || h.req.Kind != reconnect.HTTP {
-			t.Fatalf("no HTTP at %v, want it at the 100 ms floor", time.Since(start))
+			t.Fatalf("no HTTP at %v, want it at the 50 ms floor", time.Since(start))
 		}
 	})
 }

@@ -43,3 +43,55 @@ func TestAdaptiveRuleAgainstTheFixedTimer(t *testing.T) {
 
 // testBase is a valid engine configuration for the studies.
 func testBase() engine.Config { return engine.AblyConfig() }
+
+// TestServerTimeMeetsTheFloor: a path's Server time delays the answer but
+// not the dial, so under the adaptive rule a server that answers a
+// near client more slowly than the floor races HTTP beside a healthy
+// websocket, and a floor above its answer does not. A fixed 60 ms server
+// time on a network of 6 ms round trips: every client's dial is up in a
+// few ms, so the head start is the floor; at 25 ms nearly every client
+// throws a transport away, at 100 ms none does. With the same server time
+// and no rule, the mean time to CONNECTED is 60 ms later, within a
+// millisecond (Server draws nothing at sigma 0: the same network
+// otherwise).
+func TestServerTimeMeetsTheFloor(t *testing.T) {
+	near := func(name string, server float64) Profile {
+		p := Profile{Name: name}
+		for _, h := range []*HostClass{&p.Primary, &p.Fallback} {
+			h.WebSocket.Connect = Dist{MedianMs: 6, Sigma: 0.4}
+			h.HTTP.Connect = Dist{MedianMs: 8, Sigma: 0.4}
+			h.WebSocket.Server = Dist{MedianMs: server}
+			h.HTTP.Server = Dist{MedianMs: server}
+		}
+		p.Connectivity = Check{Up: 1, Latency: Dist{MedianMs: 5}}
+		p.WebSocketCheck = Check{Pass: 1, Latency: Dist{MedianMs: 6}}
+		return p
+	}
+	rows, err := CompareAdaptive(AdaptiveConfig{
+		Sweep: SweepConfig{Profiles: []Profile{near("near", 0), near("near-server-60ms", 60)}, Timeouts: []time.Duration{500 * time.Millisecond},
+			Clients: 300, Horizon: time.Minute, Seed: 1, Base: testBase()},
+		Rules: []engine.AdaptiveShortCircuit{{Multiple: 3, Floor: 25 * time.Millisecond}, {Multiple: 3, Floor: 100 * time.Millisecond}},
+		Cost:  Cost{PerSecond: 1, PerWasted: 0.05},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := map[string]float64{}
+	for _, r := range rows {
+		if !r.Rule.On() {
+			mean[r.Profile] = r.Mean.Value
+			continue
+		}
+		switch {
+		case r.Profile == "near" && r.Wasted.Value != 0:
+			t.Errorf("near, floor %v: %.2f transports thrown away a connection, want none", r.Rule.Floor, r.Wasted.Value)
+		case r.Profile == "near-server-60ms" && r.Rule.Floor == 25*time.Millisecond && r.Wasted.Value < 0.9:
+			t.Errorf("near server answering in 60 ms, floor 25 ms: %.2f thrown away a connection, want nearly 1", r.Wasted.Value)
+		case r.Profile == "near-server-60ms" && r.Rule.Floor == 100*time.Millisecond && r.Wasted.Value != 0:
+			t.Errorf("near server answering in 60 ms, floor 100 ms: %.2f thrown away a connection, want none", r.Wasted.Value)
+		}
+	}
+	if d := mean["near-server-60ms"] - mean["near"]; d < 59 || d > 61 {
+		t.Errorf("the fixed timer: a 60 ms server time adds %.2f ms to the mean time to CONNECTED, want 60", d)
+	}
+}

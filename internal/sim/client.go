@@ -409,12 +409,16 @@ func (c *client) open(res *Result, a engine.Action) {
 		}
 	default:
 		l := path.Connect.sample(r)
+		var server time.Duration
+		if path.Server.MedianMs > 0 {
+			server = path.Server.sample(r)
+		}
 		if c.adaptive && a.TransportKind == reconnect.WebSocket {
 			d := dialShare(c.dial, l)
 			c.push(d, engine.Event{Kind: engine.EventTransportDialed, Transport: a.Transport, RTT: d})
 		}
-		c.push(l, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
-		c.push(l+l/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
+		c.push(l+server, engine.Event{Kind: engine.EventTransportViable, Transport: a.Transport})
+		c.push(l+server+l/4, engine.Event{Kind: engine.EventTransportConnected, Transport: a.Transport})
 	}
 	// Keep the list short: drop transports that are gone.
 	live := c.ts[:0]

@@ -57,12 +57,21 @@ func (d Dist) sample(r *rand.Rand) time.Duration {
 // absent a blackholed websocket never does (the packets are lost). A
 // websocket that connects reports its dial at a share of Connect drawn
 // as three round trips (dialShare).
+//
+// Server, when set, is the server's own time to answer an attempt that
+// connects, beyond the round trips of Connect (an accept loop under load,
+// authentication before the upgrade's answer, a load balancer that
+// terminates TCP and TLS in front of a busy server): the attempt is viable
+// after Connect + Server, while a websocket's dial is still reported at
+// its share of Connect, so a fast dial can meet a slow answer. Absent, it
+// draws nothing, so profiles without it meet the same network as before.
 type Path struct {
 	Reject        float64 `json:"reject,omitempty"`
 	Blackhole     float64 `json:"blackhole,omitempty"`
 	Connect       Dist    `json:"connect"`
 	RejectLatency Dist    `json:"rejectLatency"`
 	Dial          Dist    `json:"dial,omitzero"`
+	Server        Dist    `json:"server,omitzero"`
 }
 
 // HostClass is the behaviour of both transports to one class of host.
@@ -309,7 +318,8 @@ func (p Profile) validate() error {
 		}{{"webSocket", hc.h.WebSocket}, {"http", hc.h.HTTP}} {
 			f := hc.name + "." + pa.name
 			errs = append(errs, prob(f+".reject", pa.p.Reject), prob(f+".blackhole", pa.p.Blackhole),
-				dist(f+".connect", pa.p.Connect), dist(f+".rejectLatency", pa.p.RejectLatency), dist(f+".dial", pa.p.Dial))
+				dist(f+".connect", pa.p.Connect), dist(f+".rejectLatency", pa.p.RejectLatency), dist(f+".dial", pa.p.Dial),
+				dist(f+".server", pa.p.Server))
 			if pa.p.Reject+pa.p.Blackhole > 1 {
 				errs = append(errs, fmt.Errorf("%s: reject + blackhole = %v exceeds 1", f, pa.p.Reject+pa.p.Blackhole))
 			}

@@ -39,16 +39,14 @@ type Cell struct {
 func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
 	leave := gate.enter()
 	defer leave()
-	cell = Cell{Fault: f, Kind: k, Clients: o.Clients, Window: o.Window}
-	if f == Stall {
-		cell.Window = o.StallWindow
-	}
+	clients := o.ClientsUnder(f)
+	cell = Cell{Fault: f, Kind: k, Clients: clients, Window: o.WindowUnder(f)}
 	progress := func(format string, args ...any) {
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("%-20s %-18s ", f, k) + fmt.Sprintf(format, args...))
 		}
 	}
-	deadline := 2*o.Window + o.StallWindow + o.Downtime + 2*o.Settle + time.Minute
+	deadline := 2*max(o.Window, o.RestartWindow) + o.StallWindow + o.Downtime + 2*o.Settle + time.Minute
 	be, err := newBackend(o, k, deadline)
 	if err != nil {
 		cell.Err = err
@@ -84,19 +82,19 @@ func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
 	var fl fleet
 	switch {
 	case k.node():
-		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), o.Clients, o.Heartbeat, deadline, rec)
+		fl, err = startNodeFleet(o.NodeDir, k, px.Addr(hosts[0].name), clients, o.Heartbeat, deadline, rec)
 	case k == OursCentrifuge:
-		fl, err = startOursCentrifuge(o.Clients, withLiveness(labConfig(o.ShortCircuit, o.RequestTimeout), o.Heartbeat), px, hosts[0].name, rec)
+		fl, err = startOursCentrifuge(clients, withLiveness(labConfig(o.ShortCircuit, o.RequestTimeout), o.Heartbeat), px, hosts[0].name, rec)
 	case k == OursDefaults:
 		// What a user gets: no lab option applies but the liveness slack,
 		// which every kind takes from the heartbeat settings alike.
-		fl, err = startOurs(o.Clients, withLiveness(engine.Defaults(), o.Heartbeat), px, hosts, rec)
+		fl, err = startOurs(clients, withLiveness(engine.Defaults(), o.Heartbeat), px, hosts, rec)
 	default:
 		sc := 2 * time.Second
 		if k == OursShort {
 			sc = o.ShortCircuit
 		}
-		fl, err = startOurs(o.Clients, withLiveness(labConfig(sc, o.RequestTimeout), o.Heartbeat), px, hosts, rec)
+		fl, err = startOurs(clients, withLiveness(labConfig(sc, o.RequestTimeout), o.Heartbeat), px, hosts, rec)
 	}
 	if err != nil {
 		cell.Err = err
@@ -110,7 +108,7 @@ func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
 
 	// Connecting: until every client has its first message, or the window
 	// has passed since it started.
-	starts, err := waitStarts(rec, o.Clients, 30*time.Second)
+	starts, err := waitStarts(rec, clients, 30*time.Second)
 	if err != nil {
 		cell.Err = err
 		return cell
@@ -121,13 +119,13 @@ func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
 		leave()
 	}()
 	n := waitReached(rec, starts, o.Window)
-	progress("%d/%d have their first message", n, o.Clients)
+	progress("%d/%d have their first message", n, clients)
 	time.Sleep(o.Settle)
 	if !f.afterConnected() {
 		return cell
 	}
-	if n < o.Clients {
-		cell.Err = fmt.Errorf("only %d of %d clients had their first message before the fault", n, o.Clients)
+	if n < clients {
+		cell.Err = fmt.Errorf("only %d of %d clients had their first message before the fault", n, clients)
 		return cell
 	}
 
@@ -144,12 +142,12 @@ func runCell(o Options, f Fault, k Kind, gate startGate) (cell Cell) {
 		}
 		cell.BackAt = time.Now()
 	}
-	from := make([]time.Time, o.Clients)
+	from := make([]time.Time, clients)
 	for i := range from {
 		from[i] = cell.FaultAt
 	}
 	n = waitReached(rec, from, cell.Window)
-	progress("%d/%d have a message again", n, o.Clients)
+	progress("%d/%d have a message again", n, clients)
 	time.Sleep(o.Settle)
 	return cell
 }

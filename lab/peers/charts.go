@@ -86,7 +86,7 @@ func (r *Report) WriteFirstMessageSVG(w io.Writer) error {
 func (r *Report) WriteRestartSVG(w io.Writer) error {
 	m := sim.Multiples{
 		Title: fmt.Sprintf("Connections accepted per second after a restart (%d clients per kind, the hosts down %v)",
-			r.Options.Clients, r.Options.Downtime),
+			r.Options.ClientsUnder(Restart), r.Options.Downtime),
 		XLabel: "time since the restart (s)", YLabel: "connections accepted per second, over 100 ms", Columns: 3,
 	}
 	const bucket = 100 * time.Millisecond

@@ -84,7 +84,8 @@ func (r *Report) Check() []string {
 	return bad
 }
 
-// ShortOptions returns o for CI's short run: 3 clients of each kind,
+// ShortOptions returns o for CI's short run: 3 clients of each kind
+// (ShortRestartClients under the restart, with a 30 s window),
 // ShortParallel cells at once, a 20 s window (ours-2s and ours-short take 12–15 s
 // to come back after a restart: the immediate reconnect meets the
 // restart, and the next attempt waits disconnectedRetryTimeout), the full
@@ -95,13 +96,33 @@ func (r *Report) Check() []string {
 // settle, and the slow fault's medians with σ 0.25 instead of 1 (the
 // heavy tail would make a 20 s window a matter of luck).
 func ShortOptions(o Options) Options {
-	o.Clients = 3
+	o.Clients, o.RestartClients = 3, ShortRestartClients
 	o.Window, o.StallWindow, o.Downtime, o.Settle = 20*time.Second, 20*time.Second, 5*time.Second, time.Second
+	o.RestartWindow = ShortRestartWindow
 	o.Heartbeat = Heartbeat{Interval: 2 * time.Second, Timeout: time.Second}
 	o.Parallel = ShortParallel
 	o = (Options{SlowWebSocket: o.SlowWebSocket, SlowHTTP: o.SlowHTTP}).Defaults().slowWith(o)
 	return o
 }
+
+// ShortRestartClients is how many clients of each kind the short run
+// puts under the restart. The restart is the one fault whose verdict is
+// a median of random schedules: ours' first-retry rule (U[0, 3.5 s), then
+// every 3.5 s) against socket.io's and centrifuge-js's backoff, whose
+// medians after a 5 s downtime are level by construction (6.75 s for
+// ours and centrifuge-js as the lab measured their schedules, 7.3 s for
+// socket.io), and the best of three peers' medians is biased low when
+// each is a median of few clients. A Monte Carlo of the three schedules
+// (docs/peers.md, the restart) has ours behind the 10 % allowed in 41 %
+// of runs of 3 clients, 13 % of 20, 1.9 % of 60 and 0.5 % of 100.
+const ShortRestartClients = 100
+
+// ShortRestartWindow is the short run's window after the restart: with
+// ShortRestartClients clients, the last centrifuge-js client (whose
+// delays double up to 20 s) is back after more than 19 s in about one
+// run of six, past the short run's 20 s window; the full run's 30 s
+// leaves room.
+const ShortRestartWindow = 30 * time.Second
 
 // ShortParallel is how many cells the short run runs at once, one of
 // them starting at a time (startGate). Every cell at once (56) starts

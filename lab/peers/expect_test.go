@@ -124,6 +124,15 @@ func TestShortOptions(t *testing.T) {
 		o.SlowHTTP.MedianMs != 1200 || o.SlowHTTP.Sigma != 0.25 || o.Heartbeat.Timeout >= o.Heartbeat.Interval {
 		t.Fatalf("%+v", o)
 	}
+	if o.ClientsUnder(Restart) != ShortRestartClients || o.WindowUnder(Restart) != ShortRestartWindow ||
+		o.ClientsUnder(Drop) != 3 || o.WindowUnder(Drop) != 20*time.Second || o.WindowUnder(Stall) != o.StallWindow {
+		t.Fatalf("restart: %d clients, window %v; drop: %d clients, window %v", o.ClientsUnder(Restart), o.WindowUnder(Restart),
+			o.ClientsUnder(Drop), o.WindowUnder(Drop))
+	}
+	full := Options{Clients: 20}.Defaults()
+	if full.ClientsUnder(Restart) != 20 || full.WindowUnder(Restart) != 30*time.Second {
+		t.Fatalf("the full run's restart: %d clients, window %v; want 20 and 30s", full.ClientsUnder(Restart), full.WindowUnder(Restart))
+	}
 }
 
 func TestMerge(t *testing.T) {

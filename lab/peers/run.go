@@ -28,6 +28,13 @@ type Options struct {
 	// that does not is "never". StallWindow is the same after a stall
 	// (heartbeats take longer). Both 0 mean 30 s and 60 s.
 	Window, StallWindow time.Duration
+	// RestartClients and RestartWindow, if positive, replace Clients and
+	// Window under the restart, the one fault whose verdict is a median of
+	// random schedules (every kind's backoff after the restart), which a
+	// few clients leave to sampling (ShortOptions); 0 means Clients and
+	// Window. RestartClients is at most 1000.
+	RestartClients int
+	RestartWindow  time.Duration
 	// Downtime is how long a restarting server refuses every connection;
 	// 0 means 5 s.
 	Downtime time.Duration
@@ -102,6 +109,10 @@ func (o Options) validate() error {
 	switch {
 	case o.Clients < 1 || o.Clients > 1000:
 		return fmt.Errorf("peers: %d clients per kind; want 1 to 1000", o.Clients)
+	case o.RestartClients < 0 || o.RestartClients > 1000:
+		return fmt.Errorf("peers: %d clients per kind under the restart; want 0 (as many as the other faults) to 1000", o.RestartClients)
+	case o.RestartWindow < 0:
+		return errors.New("peers: the restart's window is negative")
 	case o.ShortCircuit <= 0 || o.Window <= 0 || o.StallWindow <= 0 || o.Downtime <= 0 || o.Settle <= 0:
 		return errors.New("peers: the short circuit, the windows, the downtime and the settle time must be positive")
 	case o.Heartbeat.Interval < 0 || o.Heartbeat.Timeout < 0 || o.RequestTimeout < 0:
@@ -139,6 +150,28 @@ type Report struct {
 	// machine's load average is read at the start and at the end.
 	Versions           []string
 	Machine, MachineAt string
+}
+
+// ClientsUnder returns how many clients of each kind run under fault f:
+// RestartClients under the restart when set, otherwise Clients.
+func (o Options) ClientsUnder(f Fault) int {
+	if f == Restart && o.RestartClients > 0 {
+		return o.RestartClients
+	}
+	return o.Clients
+}
+
+// WindowUnder returns how long a client has to get its first message
+// under fault f: StallWindow after a stall, RestartWindow after a restart
+// when set, otherwise Window.
+func (o Options) WindowUnder(f Fault) time.Duration {
+	switch {
+	case f == Stall:
+		return o.StallWindow
+	case f == Restart && o.RestartWindow > 0:
+		return o.RestartWindow
+	}
+	return o.Window
 }
 
 // Cell returns the cell of fault f and kind k, if it ran.

@@ -35,7 +35,8 @@ func ReadReport(rd io.Reader) (*Report, error) {
 // Merge adds the cells of other, a run with the same clients and faults
 // but other kinds, to r: its kinds come after r's.
 func (r *Report) Merge(other *Report) error {
-	if other.Options.Clients != r.Options.Clients || !slices.Equal(other.Options.Faults, r.Options.Faults) {
+	if other.Options.ClientsUnder(Restart) != r.Options.ClientsUnder(Restart) ||
+		other.Options.Clients != r.Options.Clients || !slices.Equal(other.Options.Faults, r.Options.Faults) {
 		return errors.New("peers: merged runs need the same clients and faults")
 	}
 	for _, k := range other.Options.Kinds {

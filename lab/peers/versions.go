@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -58,7 +59,11 @@ func Machine() string {
 // machine.
 func (r *Report) WriteHeader(w io.Writer) {
 	o := r.Options
-	fmt.Fprintf(w, "lab peers: %d clients of each kind under each fault, each kind with its own server behind its own fault proxy on 127.0.0.1\n", o.Clients)
+	clients := fmt.Sprint(o.Clients)
+	if n := o.ClientsUnder(Restart); n != o.Clients && slices.Contains(o.Faults, Restart) {
+		clients = fmt.Sprintf("%d (%d under the restart, window %v)", o.Clients, n, o.WindowUnder(Restart))
+	}
+	fmt.Fprintf(w, "lab peers: %s clients of each kind under each fault, each kind with its own server behind its own fault proxy on 127.0.0.1\n", clients)
 	hb := "the libraries' defaults (25 s pings)"
 	if o.Heartbeat != (Heartbeat{}) {
 		hb = fmt.Sprintf("ping interval %v, timeout %v", o.Heartbeat.Interval, o.Heartbeat.Timeout)
