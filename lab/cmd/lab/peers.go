@@ -18,8 +18,9 @@ import (
 // that did not reach its expected outcome.
 var errUnexpected = errors.New("a client kind did not reach its expected outcome")
 
-// errBehind makes the command exit non-zero when -require-ahead finds a
-// fault on which ours at defaults is behind the best peer.
+// errBehind makes the command exit with status 3 when -require-ahead
+// finds a fault on which ours at defaults is behind the best peer (and
+// every kind reached its expected outcome, else errUnexpected, status 1).
 var errBehind = errors.New("ours at defaults are behind the best peer on a fault")
 
 // peersCmd runs the field's clients beside ours, fault by fault, and
