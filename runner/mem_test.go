@@ -95,7 +95,7 @@ func asMem(t Transport) *memTransport {
 
 // logf records a line with the time since start; d.mu is held.
 func (d *memDialer) logf(format string, args ...any) {
-	d.log = append(d.log, fmt.Sprintf("%d ", time.Since(d.start).Milliseconds())+fmt.Sprintf(format, args...))
+	d.log = append(d.log, fmt.Sprintf("%d ", scenarioMs(time.Since(d.start)))+fmt.Sprintf(format, args...))
 }
 
 func (t *memTransport) RequestClose() {

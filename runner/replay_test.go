@@ -213,9 +213,18 @@ func throughRunner(t *testing.T, in conform.ScenarioInput) []string {
 		if c.Update {
 			line = conform.UpdateLine(c.Reason, c.Failure)
 		}
-		log = append(log, fmt.Sprintf("%d %s", c.At.Sub(start).Milliseconds(), line))
+		log = append(log, fmt.Sprintf("%d %s", scenarioMs(c.At.Sub(start)), line))
 	}
 	return canonical(log)
+}
+
+// scenarioMs is the scenario time of a virtual instant d after the start:
+// whole milliseconds, rounded up. The runner fires a timer at its due
+// time, which the adaptive short circuit can put within a millisecond
+// (15.000008 ms); a scenario feeds that timer's event at the first whole
+// millisecond at or after it (16), which is when the engine alone acts.
+func scenarioMs(d time.Duration) int64 {
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
 }
 
 // canonical orders lines "<ms> <what>" by time; within one time the state
