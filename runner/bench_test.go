@@ -29,13 +29,25 @@ func (d benchDialer) Open(_ context.Context, req OpenRequest, report Reporter) T
 // (CONNECTED → DISCONNECTED, a retry timer starts, the transport is
 // closed), comes back (CONNECTING, a websocket opens with its connect,
 // short-circuit and state-ttl timers) and the websocket connects
-// (CONNECTED, four timers cancelled).
+// (CONNECTED, four timers cancelled). cycleConfig has no immediate
+// reconnect after NetworkDown: with it, the engine reconnects at once at
+// most once a second (RTN20a, then RTN15a's limit), so a cycle that came
+// more than a second after the last such reconnect opened a websocket
+// that NetworkUp then abandoned for another (RTN20c), two Opens where the
+// benchmark waits for one, and took the wrong Reporter about once in a
+// hundred runs (the benchmark waited for ever). Every cycle is now the
+// same, and the same as at v0.1.0, whose NetworkDown did not reconnect.
+func cycleConfig() engine.Config {
+	cfg := engine.AblyConfig()
+	cfg.ImmediateReconnect = engine.ImmediateOff
+	return cfg
+}
 
 // BenchmarkBareStep is the cycle on a bare Engine, with the time read from
 // the clock as a loop would: the floor the runner adds to.
 func BenchmarkBareStep(b *testing.B) {
 	b.ReportAllocs()
-	e, _ := engine.New(engine.AblyConfig())
+	e, _ := engine.New(cycleConfig())
 	out := make([]engine.Action, 0, 32)
 	out = e.Step(time.Now(), engine.Event{Kind: engine.EventConnect}, out[:0])
 	id := openedID(out)
@@ -117,7 +129,7 @@ func BenchmarkRunnerEventInline(b *testing.B) {
 	d := &syncDialer{}
 	var connected atomic.Bool
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: true, OnStateChange: func(c StateChange) {
+	r, err := New(ctx, Options{Config: cycleConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: true, OnStateChange: func(c StateChange) {
 		if c.To == engine.Connected {
 			connected.Store(true)
 		}
@@ -189,7 +201,7 @@ func benchRunnerCycleWith(b *testing.B, d Dialer, inline bool, afterOpen ...func
 	b.ReportAllocs()
 	connected := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := New(ctx, Options{Config: engine.AblyConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: inline, OnStateChange: func(c StateChange) {
+	r, err := New(ctx, Options{Config: cycleConfig(), Dialer: d, CheckConnectivity: NoConnectivityCheck, Inline: inline, OnStateChange: func(c StateChange) {
 		if c.To == engine.Connected {
 			connected <- struct{}{}
 		}
