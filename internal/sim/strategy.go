@@ -214,6 +214,21 @@ func (s Strategy) delay(sc *StormConfig, a int, u float64, prev *uint32, prevNs 
 	return s.delayAt(sc, a, 0, u, prev, prevNs)
 }
 
+// PeerDelay is the wait of a peer's schedule (StrategySocketIO,
+// StrategyCentrifugeJS, StrategyCentrifugeGo, StrategyPhoenix) before the
+// attempt that follows refused attempt a (a = 0: the first wait after the
+// drop), for the draw u in [0, 1): the models of the field's clients the
+// lab checked against the real ones (docs/peers.md). 0 for any other
+// strategy, whose delays depend on the engine's configuration.
+func (s Strategy) PeerDelay(a int, u float64) time.Duration {
+	switch s {
+	case StrategySocketIO, StrategyCentrifugeJS, StrategyCentrifugeGo, StrategyPhoenix:
+		d, _ := s.delayAt(&StormConfig{}, a, 0, u, nil, nil)
+		return d
+	}
+	return 0
+}
+
 // delayAt is delay for a client whose attempt at t (since the drop) was
 // refused: only StrategyFirstRetry looks at t.
 func (s Strategy) delayAt(sc *StormConfig, a int, t time.Duration, u float64, prev *uint32, prevNs *time.Duration) (d time.Duration, ok bool) {

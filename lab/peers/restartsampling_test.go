@@ -1,18 +1,18 @@
 package peers
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/reconnect-go/reconnect/internal/sim"
 )
 
 // The restart row's verdict is a comparison of medians of random
 // schedules. These are the schedules as the lab measured them
-// (docs/peers.md, the simulator's models checked against the real
-// clients), written out here rather than taken from the simulator, from
-// the moment the hosts go down until each client's first attempt at or
-// after the downtime; a refused attempt takes 2 ms.
+// (docs/peers.md: the simulator's models, checked against the real
+// clients), from the moment the hosts go down until each client's first
+// attempt at or after the downtime; a refused attempt takes 2 ms.
 
 // restartBack returns when a client is back: its first attempt at first,
 // then after each refused one delay(a), a = 0, 1, …
@@ -24,27 +24,12 @@ func restartBack(first time.Duration, delay func(a int) time.Duration, down, con
 	return t + connect
 }
 
-// socket.io-client: 1 s·2ⁿ ± 50 % (one draw for the sign and the size),
-// at most 5 s after the jitter; the first delay follows the drop.
-func socketIODelay(r *rand.Rand) func(int) time.Duration {
-	return func(a int) time.Duration {
-		u := r.Float64()
-		ms := 1000 * math.Pow(2, float64(a))
-		dev := math.Floor(u * 0.5 * ms)
-		if int(math.Floor(u*10))&1 == 0 {
-			ms -= dev
-		} else {
-			ms += dev
-		}
-		return time.Duration(math.Min(ms, 5000)) * time.Millisecond
-	}
-}
-
-// centrifuge-js: min(20 s, 500 ms + U[0, min(20 s, 500 ms·2ⁿ)]).
-func centrifugeDelay(r *rand.Rand) func(int) time.Duration {
-	return func(a int) time.Duration {
-		hi := math.Min(20000, 500*math.Pow(2, float64(min(a, 31))))
-		return time.Duration(math.Min(20000, 500+math.Floor(r.Float64()*(hi+1)))) * time.Millisecond
+// peerDelay draws the waits of one client of a peer's schedule, the
+// simulator's model (socket.io-client: 1 s·2ⁿ ± 50 %, at most 5 s;
+// centrifuge-js: min(20 s, 500 ms + U[0, min(20 s, 500 ms·2ⁿ)])).
+func peerDelay(st sim.Strategy) func(*rand.Rand) func(int) time.Duration {
+	return func(r *rand.Rand) func(int) time.Duration {
+		return func(a int) time.Duration { return st.PeerDelay(a, r.Float64()) }
 	}
 }
 
@@ -69,9 +54,9 @@ func behindShare(n, runs int, seed uint64) float64 {
 		delay           func(*rand.Rand) func(int) time.Duration
 		detect, connect time.Duration
 	}{
-		{socketIODelay, 15 * time.Millisecond, 40 * time.Millisecond}, // socket.io polling first: four requests
-		{socketIODelay, 18 * time.Millisecond, 10 * time.Millisecond}, // socket.io websocket first
-		{centrifugeDelay, 10 * time.Millisecond, 10 * time.Millisecond},
+		{peerDelay(sim.StrategySocketIO), 15 * time.Millisecond, 40 * time.Millisecond}, // socket.io polling first: four requests
+		{peerDelay(sim.StrategySocketIO), 18 * time.Millisecond, 10 * time.Millisecond}, // socket.io websocket first
+		{peerDelay(sim.StrategyCentrifugeJS), 10 * time.Millisecond, 10 * time.Millisecond},
 	}
 	behind := 0
 	xs := make([]time.Duration, n)
