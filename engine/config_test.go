@@ -106,3 +106,13 @@ func TestConfigValidateMessages(t *testing.T) {
 		}
 	}
 }
+
+// wantFieldError fails t unless cfg.Validate returns a *reconnect.FieldError
+// naming field and saying what is wrong; what says which case it was.
+func wantFieldError(t *testing.T, cfg Config, field string, what any) {
+	t.Helper()
+	var fe *reconnect.FieldError
+	if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != field || fe.Problem == "" {
+		t.Errorf("%+v: Validate() = %v, want a FieldError for %s", what, err, field)
+	}
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -141,10 +140,7 @@ func TestConfigValidateRejectsABadFirstRetry(t *testing.T) {
 		cfg := Defaults()
 		cfg.Endpoint.Endpoint = "rt.example.com"
 		cfg.FirstRetry = d
-		var fe *reconnect.FieldError
-		if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != "Config.FirstRetry" {
-			t.Errorf("FirstRetry %v: err = %v, want a FieldError for Config.FirstRetry", d, err)
-		}
+		wantFieldError(t, cfg, "Config.FirstRetry", d)
 	}
 	cfg := Defaults()
 	cfg.Endpoint.Endpoint = "rt.example.com"

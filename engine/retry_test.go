@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -37,10 +36,7 @@ func TestConfigValidateRejectsBadRetryFields(t *testing.T) {
 	} {
 		cfg := AblyConfig()
 		c.set(&cfg)
-		var fe *reconnect.FieldError
-		if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != c.field || fe.Problem == "" {
-			t.Errorf("%+v: err = %v, want a FieldError for %s", cfg, err, c.field)
-		}
+		wantFieldError(t, cfg, c.field, cfg)
 	}
 	for _, set := range []func(*Config){
 		func(c *Config) { c.Retry = reconnect.DefaultGRPCBackoff().Policy() },

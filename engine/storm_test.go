@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -28,10 +27,7 @@ func TestConfigValidateRejectsBadStormSafeFields(t *testing.T) {
 	} {
 		cfg := AblyConfig()
 		c.set(&cfg)
-		var fe *reconnect.FieldError
-		if err := cfg.Validate(); !errors.As(err, &fe) || fe.Field != c.field {
-			t.Errorf("%+v: err = %v, want a FieldError for %s", cfg, err, c.field)
-		}
+		wantFieldError(t, cfg, c.field, cfg)
 	}
 	cfg := AblyConfig()
 	cfg.ReconnectWindow, cfg.RetrySpread, cfg.SuspendedSpread = time.Minute, 1, 1
