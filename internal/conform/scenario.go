@@ -70,9 +70,10 @@ type ScenarioKnobs struct {
 // defaults of engine.AblyConfig for the others), drawing from src. It is
 // not validated (engine.New does).
 func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error) {
+	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 	cfg := engine.AblyConfig()
 	if k.ShortCircuitMs != 0 {
-		cfg.ShortCircuit = time.Duration(k.ShortCircuitMs) * time.Millisecond
+		cfg.ShortCircuit = ms(k.ShortCircuitMs)
 	}
 	cfg.Endpoint.Endpoint = k.Endpoint
 	if k.FallbackHosts != nil {
@@ -85,12 +86,12 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 		cfg.Transports.HTTP = *k.HTTP
 	}
 	if k.ConnectionStateTTLMs != 0 {
-		cfg.Timeouts.ConnectionStateTTL = time.Duration(k.ConnectionStateTTLMs) * time.Millisecond
+		cfg.Timeouts.ConnectionStateTTL = ms(k.ConnectionStateTTLMs)
 	}
-	cfg.ReconnectWindow = time.Duration(k.ReconnectWindowMs) * time.Millisecond
+	cfg.ReconnectWindow = ms(k.ReconnectWindowMs)
 	cfg.ImmediateShare = k.ImmediateShare
 	cfg.RetrySpread, cfg.SuspendedSpread = k.RetrySpread, k.SuspendedSpread
-	cfg.FirstRetry = time.Duration(k.FirstRetryMs) * time.Millisecond
+	cfg.FirstRetry = ms(k.FirstRetryMs)
 	if err := cfg.Preference.UnmarshalText([]byte(k.Preference)); err != nil {
 		return cfg, err
 	}
@@ -99,7 +100,7 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 		if err != nil {
 			return cfg, err
 		}
-		cfg.Retry = reconnect.RetryPolicy{Family: f, Base: time.Duration(k.RetryBaseMs) * time.Millisecond, Cap: time.Duration(k.RetryCapMs) * time.Millisecond,
+		cfg.Retry = reconnect.RetryPolicy{Family: f, Base: ms(k.RetryBaseMs), Cap: ms(k.RetryCapMs),
 			Multiplier: k.RetryMultiplier, Jitter: k.RetryJitter}
 	}
 	switch k.ImmediateReconnect {
@@ -111,14 +112,13 @@ func (k ScenarioKnobs) EngineConfig(src reconnect.Source) (engine.Config, error)
 	default:
 		return cfg, fmt.Errorf("unknown immediateReconnect %q", k.ImmediateReconnect)
 	}
-	cfg.ImmediateReconnectInterval = time.Duration(k.ImmediateReconnectIntervalMs) * time.Millisecond
+	cfg.ImmediateReconnectInterval = ms(k.ImmediateReconnectIntervalMs)
 	cfg.RememberTransport = k.RememberTransport
 	cfg.CanRenewToken = k.CanRenewToken
-	ms := func(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 	cfg.Timeouts.Connect, cfg.Timeouts.IdleSlack = ms(k.ConnectTimeoutMs), ms(k.IdleSlackMs)
 	cfg.Timeouts.Closing, cfg.Timeouts.Renewal = ms(k.ClosingTimeoutMs), ms(k.RenewalTimeoutMs)
 	cfg.IdleLimit = ms(k.IdleLimitMs)
-	cfg.Adaptive = engine.AdaptiveShortCircuit{Multiple: k.AdaptiveMultiple, Floor: time.Duration(k.AdaptiveFloorMs) * time.Millisecond}
+	cfg.Adaptive = engine.AdaptiveShortCircuit{Multiple: k.AdaptiveMultiple, Floor: ms(k.AdaptiveFloorMs)}
 	switch k.Policy {
 	case "", "websocket-first":
 	case "http-first":
