@@ -222,11 +222,19 @@ func buildRetryFixture() retryFile {
 			"parameters Validate rejects are clamped, never an error: a negative duration counts as 0; a multiplier NaN or below 1 as 1, in (1, 1.01) as 1.01, above 100 as 100; a jitter outside [0, 1] is clamped into it, NaN as 0",
 		},
 	}
+	us := []float64{0, 0.3, 0.5, 1 - 0x1p-53, 1}
+	// add writes in's delay at in.u; addAll its delay at every u of us,
+	// then its bounds.
 	add := func(in retryIn, id string) {
 		f.Items = append(f.Items, in.item(id+"-delay-u"+uID(in.u), false))
 	}
-	bounds := func(in retryIn, id string) { f.Items = append(f.Items, in.item(id+"-bounds", true)) }
-	us := []float64{0, 0.3, 0.5, 1 - 0x1p-53, 1}
+	addAll := func(in retryIn, id string) {
+		for _, u := range us {
+			in.u = u
+			add(in, id)
+		}
+		f.Items = append(f.Items, in.item(id+"-bounds", true))
+	}
 	ms := int64(time.Millisecond)
 	attempts := []int64{1, 2, 3, 4, 5, 6, 10, 64, 65, 1000, 2147483648, 9007199254740991}
 
@@ -246,11 +254,7 @@ func buildRetryFixture() retryFile {
 			for _, n := range attempts {
 				in := retryIn{fam: fam, baseNs: p.base, capNs: p.cap, n: n, comment: p.note}
 				id := fmt.Sprintf("%s-%s-n%d", retrySpecs[fam], p.id, n)
-				for _, u := range us {
-					in.u = u
-					add(in, id)
-				}
-				bounds(in, id)
+				addAll(in, id)
 			}
 		}
 	}
@@ -270,11 +274,7 @@ func buildRetryFixture() retryFile {
 		for _, n := range []int64{1, 2, 3, 5, 10, 11, 12, 20, 100, 5000, 2147483648} {
 			in := retryIn{fam: "grpc", baseNs: p.base, capNs: p.cap, m: p.m, j: p.j, n: n, comment: p.note}
 			id := fmt.Sprintf("grpc-%s-n%d", p.id, n)
-			for _, u := range us {
-				in.u = u
-				add(in, id)
-			}
-			bounds(in, id)
+			addAll(in, id)
 		}
 	}
 	// Decorrelated jitter.
@@ -289,11 +289,7 @@ func buildRetryFixture() retryFile {
 					in.comment = "the first retry reads base as its previous delay, whatever previous says"
 				}
 				id := fmt.Sprintf("decorrelated-jitter-%s-p%s-n%d", p.id, msFromNs(prev), n)
-				for _, u := range us {
-					in.u = u
-					add(in, id)
-				}
-				bounds(in, id)
+				addAll(in, id)
 			}
 		}
 	}
